@@ -39,7 +39,7 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 
 from __future__ import annotations
 
-from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (ArcBetweenPoints, Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
                    RoundedRectangle, Transform,
                    FadeTransform, GrowFromEdge, ReplacementTransform, GrowFromPoint, LaggedStart, Line, Rectangle,
                    ShowPassingFlash, Succession, UpdateFromAlphaFunc, VGroup,
@@ -48,7 +48,8 @@ from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from .scene_prompts import WINDOW_PAD, beat_kl, beat_prompts, beat_spread, sweep_in, window_name
-from .scene_race import (STATE_INDEX_SIZE, SAME_LOOKING, LensRace, fade_swap, paint, state_ruler,
+from .scene_race import (STATE_INDEX_SIZE, SAME_LOOKING, LensRace, fade_swap, paint, prob_num,
+                         state_ruler,
                          x_label)
 from .view import Data, Model
 from scenes.base import StoryboardScene
@@ -312,6 +313,13 @@ class LogitLensScene(StoryboardScene):
         container out takes them along)."""
         self.remove(*[m for mob in mobs for m in mob.get_family()])
         container.add(*mobs)
+        if container not in self.mobjects:
+            # r33: an animation of one of the container's parts (the prompt's "is" scaled as
+            # the stream leaves it) made Manim's `Scene.add` split the container into its
+            # parts on the scene; what was then added to it was never drawn (0:38-0:44 of
+            # round 32b: the lens column, its rank and the pipeline vanished for 6 s). The
+            # container is put back whole (its loose parts leave the scene list first).
+            self.add(container)
 
     # --- lens columns -------------------------------------------------------------------
     def lens_column(self, l: int) -> VGroup:
@@ -326,7 +334,9 @@ class LogitLensScene(StoryboardScene):
         rank, prob = col[1][2], col[1][3]
         at = rank.get_left()          # (before its parts move into the new rows)
         big_rank = inline(rank[0], txt("rank", T.LABEL_SIZE, T.MUTED), rank[2], buff=0.12)
-        big_prob = inline(txt("probability", T.LABEL_SIZE, T.MUTED), prob[1], buff=0.12)
+        big_prob = inline(txt("probability", T.LABEL_SIZE, T.MUTED),
+                          prob_num(self.v.layers[l].prob, T.LABEL_SIZE, prob[1].get_color()),
+                          buff=0.12)
         big_rank.move_to(at, aligned_edge=LEFT)
         big_prob.next_to(big_rank, DOWN, buff=T.TIGHT + 0.04, aligned_edge=LEFT)
         col[1].submobjects[2], col[1].submobjects[3] = big_rank, big_prob
@@ -346,9 +356,9 @@ class LogitLensScene(StoryboardScene):
         """How to read the column, and what the space mark means."""
         return VGroup(      # (what the lens does is drawn as its steps and said: not written)
             inline(txt("␣", T.LABEL_SIZE, T.TEXT, mono=True),
-                   txt("marks a space:", T.LABEL_SIZE, T.MUTED),
+                   txt("marks a space:", T.LABEL_SIZE, T.TEXT),     # r33: full contrast
                    txt(self.answer, T.LABEL_SIZE, T.TEXT, mono=True),
-                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.LABEL_SIZE, T.MUTED),
+                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.LABEL_SIZE, T.TEXT),
                    buff=0.16)      # r31: "␣Paris is" ran together at the default gap
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
@@ -461,6 +471,21 @@ class LogitLensScene(StoryboardScene):
                   *([FadeOutPlace(old)] if old is not None else []),
                   run_time=self.quick(0.12, 1.4))
         self.last_lens = l
+        if why and l > 0:
+            # r33 (review: "'the state that layer 6 wrote': layer 6 never appears"): the step
+            # from X^(l) to X^(l+1) under the ruler, an arrow named by its layer
+            a, b = self.ruler_dots[l - 1].get_center(), dot.get_center()
+            step = ArcBetweenPoints(a + 0.1 * DOWN, b + 0.1 * DOWN, angle=1.9,
+                                    stroke_color=T.TEXT, stroke_width=2)
+            step.add_tip(tip_length=0.09, tip_width=0.09)
+            wrote = inline(txt("layer", T.LABEL_SIZE, T.TEXT),
+                           Num(self.v.layers[l].layer, decimals=0, size=T.LABEL_SIZE,
+                               color=T.TEXT), buff=0.1)
+            # right of its arrow, just under the ruler (under the arrow it touched the caption)
+            wrote.next_to(step, RIGHT, buff=0.06)
+            wrote.shift(UP * (dot.get_bottom()[1] - 0.04 - wrote.get_top()[1]))
+            self.play(Create(step), FadeIn(wrote, shift=0.1 * UP), run_time=0.5)
+            self.adopt(panel, step, wrote)
         # 2. through the lens (final norm, unembedding, softmax) into its column; the first
         #    time, the lens is drawn as its steps and the stream runs through each
         fresh = self.pipeline is None

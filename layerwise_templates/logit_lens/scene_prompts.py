@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+import numpy as np
+
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowArrow, GrowFromEdge,
                    ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
@@ -144,7 +146,9 @@ def beat_prompts(scene, v) -> None:
     lines_at = scene.cue_with("becomes one line", None)
     named = scene.cue_with("white line", nums - 1)
     todo = marks[1:] if line is not None else marks
-    until = at(romeo if romeo is not None else named)
+    # r33 (review: "during 'becomes one line' the list only gets underlined"): the underlines
+    # fill the first sentence (which names each prompt's answer); the lines form in their own
+    until = at(romeo if romeo is not None else lines_at if lines_at is not None else named)
     scene.play(LaggedStart(*[Create(m) for m in todo], lag_ratio=0.6),
                run_time=max(0.6, until - scene.time - 0.3))
     scene.adopt(frame, *rows)
@@ -216,7 +220,11 @@ def beat_prompts(scene, v) -> None:
                      stroke_color=T.TEXT, stroke_width=1.5, stroke_opacity=0.7)
     cut_name = inline(txt("rank", T.LABEL_SIZE, T.TEXT),
                       Num(p.top, decimals=0, size=T.LABEL_SIZE, color=T.TEXT), buff=0.08)
-    cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
+    # r33 (review: "the Romeo line runs through the 'rank 10' label"): under the dashed line
+    # where no early line runs (the early ones are in the top 10 there), left of the median's
+    # climb
+    cut_name.next_to(mp.pt(RANK_NAME_AT, float(p.top)), DOWN, buff=0.08).align_to(
+        mp.pt(RANK_NAME_AT, float(p.top)), RIGHT)
     med = mp.line(ranks, MEDIAN, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=MEDIAN) for l, r in enumerate(ranks)])
     # "the white line is their median rank": drawn, with its key, as that is said; "the
@@ -297,12 +305,20 @@ def beat_prompts(scene, v) -> None:
             low = min(float(mp.pt(l, float(it.ranks[l]))[1]) for l in span)
             name.next_to([float(mp.pt(EARLY_AT, 1.0)[0]), low, 0], DOWN, buff=0.1
                          ).align_to(mp.pt(EARLY_AT, 1.0), LEFT)
-            names.add(name)
+            # r33 (review: "the labels float without leader lines"): a leader from the
+            # name's left end up to its line, with a dot on the line
+            x0 = float(mp.pt(EARLY_AT, 1.0)[0]) + 0.15
+            on = [x0, float(mp.pt(EARLY_AT, float(it.ranks[EARLY_AT]))[1]), 0]
+            lead = VGroup(Line([x0, name.get_top()[1] + 0.03, 0], on, stroke_color=T.TEXT,
+                               stroke_width=1.5),
+                          Dot(on, radius=0.05, color=T.TEXT))
+            names.add(VGroup(lead, name))
         scene.play(*[own[i].animate.set_stroke(T.MUTED, 2.5, opacity=1.0) for i in early],
                    run_time=0.5)
         span = max(1.0, scene.cue_at(n_cues) - scene.time - 0.3)
         for name in names:
-            scene.play(FadeIn(name, shift=0.1 * DOWN), run_time=0.5)
+            scene.play(Create(name[0][0]), FadeIn(name[0][1]), FadeIn(name[1], shift=0.1 * DOWN),
+                       run_time=0.5)
             scene.hold_until(scene.time + min(1.5, 0.35 * span))
         scene.adopt(plot, names)
     scene.spread_from = plot        # what the spread plots replace (a beat of their own)
@@ -489,13 +505,19 @@ def kl_part(scene, v, gone: list) -> None:
         scene.add(kl_box)
     else:
         if gone:
-            scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.45)
-        scene.play(FadeInPlace(kl_box), run_time=0.45)
+            scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.3)
     scene.slots.update({k: None for k in scene.slots})
     scene.slots["wide"] = kl_box
     # "KL divergence ... measures how far the lens's guesses are from the model's output"
-    scene.play(Create(kl, rate_func=linear),
-               run_time=max(1.0, 0.55 * (at(nat_at) - scene.time)))
+    # (r33, review: "a blank fade of ~1.5 s while KL is defined": the axes come and the line
+    # starts in one play)
+    draw = max(1.0, 0.55 * (at(nat_at) - scene.time))
+    if kl_box in scene.mobjects:
+        scene.play(Create(kl, rate_func=linear), run_time=draw)
+    else:
+        scene.play(AnimationGroup(FadeInPlace(kl_box, run_time=0.45),
+                                  Create(kl, rate_func=linear, run_time=draw)))
+        scene.add(kl_box)
     # (it lights up, no box: r30's box cut the title's descenders and touched the y axis)
     scene.play(pair.subs[1].animate.set_color(T.TEXT), run_time=0.5)
     scene.hold_until(at(nat_at) - 0.5)
@@ -568,8 +590,11 @@ def kl_part(scene, v, gone: list) -> None:
     # the title's "median", then the footer that names the copy
     scene.hold_until(at(here_at))
     if here_at == chap_at:      # r32: one sentence says both (the chapter's, then "here"):
-        # the claim stays up over its first part
-        scene.hold_until(at(chap_at) + 0.4 * (end - at(chap_at)))
+        # the claim stays up over its first part (r33: of that sentence, not of the beat's
+        # rest: the band was outlined only with the entropy sentence, 7.6 s still before it)
+        conf_at = scene.cue_with("Not its confidence", None)
+        stop = at(conf_at) if conf_at is not None and conf_at > chap_at else end
+        scene.hold_until(at(chap_at) + 0.45 * (stop - at(chap_at)))
     # r31b: the beat's caption back with the closing sentence (no "both are medians" line
     # any more: it was said over the KL chart alone); the band's points boxed while the
     # sentence says what sharpens there
@@ -585,19 +610,71 @@ def kl_part(scene, v, gone: list) -> None:
     # two numbers written under the curve's early part as said (no chart of its own)
     conf = scene.cue_with("Not its confidence", None)
     if conf is not None and conf < n_cues:
+        # r33 (review: "the entropy claim is a text box on a KL chart; no entropy curve, no
+        # X^(20) marker"): the median entropy as its own small chart, framed, in the KL
+        # chart's empty lower left: its line drawn state by state as it is named, its low
+        # (X^(20)) and its end (X^(30)) marked with their numbers as they are said
         scene.hold_until(scene.cue_at(conf))
-        ent = [float(x) for x in v.prompts.median_entropy]
-        low = min(range(len(ent)), key=lambda l: ent[l])
-        note = VGroup(txt("median entropy, the guesses' spread:", T.LABEL_SIZE, T.TEXT),
-                      inline(txt("lowest at", T.LABEL_SIZE, T.TEXT),
-                             x_label(v.layers[low].state, STATE_INDEX_SIZE, T.TEXT),
-                             Num(v.prompts.median_entropy[low], decimals=2, size=T.LABEL_SIZE,
-                                 color=T.TEXT), txt("nats", T.LABEL_SIZE, T.TEXT), buff=0.12)
-                      ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
-        note.next_to(pair.series[1][0].axes.c2p(2.0, 12.0), DOWN + RIGHT, buff=0)
-        scene.play(FadeIn(note, shift=0.1 * UP), run_time=0.5)
-        scene.adopt(kl_box, note)
+        t0, t1 = scene.time, end
+        inset = entropy_inset(v, pair.series[1][0].axes.c2p)
+        frame, title, base, line, (lo_dot, lo_num), (hi_dot, hi_num) = inset
+        scene.play(FadeIn(frame), FadeIn(title, shift=0.1 * UP), Create(base[0]),
+                   FadeIn(base[1]), run_time=0.5)
+        scene.play(Create(line, rate_func=linear), run_time=max(1.0, 0.3 * (t1 - t0)))
+        scene.hold_until(t0 + 0.4 * (t1 - t0))
+        scene.play(FadeIn(lo_dot, scale=1.5), FadeIn(lo_num, shift=0.1 * UP), run_time=0.5)
+        scene.emphasize(VGroup(lo_dot, lo_num), run_time=max(1.0, 0.28 * (t1 - t0)))
+        scene.hold_until(t0 + 0.76 * (t1 - t0))
+        scene.play(FadeIn(hi_dot, scale=1.5), FadeIn(hi_num, shift=0.1 * UP), run_time=0.5)
+        scene.adopt(kl_box, inset)
     scene.hold_until(end - 0.2)
+
+
+ENT_INSET = (4.2, 21.6, 0.9, 17.6)   # its frame, in the KL axes' (state index, nats) units:
+                                     # under the curve, right of "19.4", left of the band
+
+
+def entropy_inset(v, c2p) -> VGroup:
+    """The median entropy of the lens over the states, a small framed chart inside the KL
+    axes (their empty lower left): a title, a baseline, the line, and (dot, number) at its
+    lowest state and at the last. Its own x scale: states X^(1)..X^(L) across its width."""
+    ent = [float(x) for x in v.prompts.median_entropy]
+    L = len(ent)
+    low = min(range(L), key=lambda l: ent[l])
+    x0, x1, y0, y1 = ENT_INSET
+    a, b = c2p(x0, y0), c2p(x1, y1)
+    frame = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_color=T.FAINT,
+                      stroke_width=1.5, fill_color=T.BACKGROUND, fill_opacity=1.0
+                      ).move_to((a + b) / 2)
+    title = VGroup(txt("median entropy of the lens (nats):", T.LABEL_SIZE, T.TEXT),
+                   txt("the spread of its guesses", T.LABEL_SIZE, T.MUTED)
+                   ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
+    title.next_to(frame.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.12)
+    left, right = frame.get_left()[0] + 0.5, frame.get_right()[0] - 1.45
+    bottom, top = frame.get_bottom()[1] + 0.4, title.get_bottom()[1] - 0.12
+    hi = max(ent) * 1.05
+
+    def pt(l, e):
+        return np.array([left + (right - left) * l / (L - 1), bottom + (top - bottom) * e / hi, 0])
+
+    base = Line(pt(0, 0), pt(L - 1, 0), stroke_color=T.MUTED, stroke_width=1.5)
+    # its own x scale, its ends named (not the KL axis's states)
+    ends = VGroup(x_label(v.layers[0].state, STATE_INDEX_SIZE, T.MUTED).next_to(
+                      base.get_start(), DOWN, buff=0.06),
+                  x_label(v.layers[L - 1].state, STATE_INDEX_SIZE, T.MUTED).next_to(
+                      base.get_end(), DOWN, buff=0.06))
+    base = VGroup(base, ends)
+    line = VMobject(stroke_color=T.TEXT, stroke_width=3).set_points_as_corners(
+        [pt(l, e) for l, e in enumerate(ent)])
+
+    def mark(l, side):
+        dot = Dot(pt(l, ent[l]), radius=0.06, color=T.TEXT)
+        num = inline(x_label(v.layers[l].state, STATE_INDEX_SIZE, T.TEXT),
+                     Num(v.prompts.median_entropy[l], decimals=2, size=T.LABEL_SIZE,
+                         color=T.TEXT), buff=0.1)
+        num.next_to(dot, side, buff=0.1)
+        return VGroup(dot, num)
+    return VGroup(frame, title, base, line, mark(low, DOWN), mark(L - 1, RIGHT))
 
 CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth (in GPT-2-style models)."
 
@@ -669,7 +746,10 @@ def window_name(v, why: bool = False) -> VGroup:
                   txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12) if not why else \
         inline(txt("shaded: the last", T.LABEL_SIZE, T.TEXT),
                Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
-               txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12)
+               # r33 (review: "a window from one prompt on a median chart; the caption does
+               # not say so"): whose climb it is
+               txt("layers (" + str(v.answer.display).replace("␣", "").strip()
+                   + "'s climb)", T.LABEL_SIZE, T.TEXT), buff=0.12)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -684,6 +764,7 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 WINDOW_PAD = 0.3
 EARLY_AT = 11    # the early prompts' names, under their lines from this state index
+RANK_NAME_AT = 23.3  # "rank 10"'s right end, under its dashed line (r33)
 SPREAD_X = -0.4           # the spread axes' centre (the notes right of them fit the frame)
 
 

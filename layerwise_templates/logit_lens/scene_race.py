@@ -72,7 +72,7 @@ class LensRace(LayerRace):
         tokens' rows plain (`plain`)."""
         self.shown = [l]
         anims = super().enter(l)
-        plain(self.rows, self.entries(l))
+        plain(self.rows, self.entries(l), self.chart.size)
         self.extra[2].set_color(T.TEXT)
         return anims + [FadeIn(self.spark_open(l))]
 
@@ -145,7 +145,7 @@ class LensRace(LayerRace):
             y = self.spark_y(float(tick.height))
             ys.append(y)
             r = int(tick.rank)
-            label = txt(f"{r // 1000}k" if r >= 1000 else str(r), SPARK_TICK, T.MUTED).next_to([left, y, 0], LEFT, buff=0.1)
+            label = txt(str(r), SPARK_TICK, T.MUTED).next_to([left, y, 0], LEFT, buff=0.1)
             frame.add(Line([left, y, 0], [right, y, 0], stroke_width=1, color=T.MUTED
                            ).set_opacity(0.35), label)
         frame.add(Line([left, ys[0], 0], [left, ys[-1], 0], stroke_width=1.5, color=T.MUTED))
@@ -251,8 +251,7 @@ class LensRace(LayerRace):
         # gauge (`spark`) above this row, which fills one point per state as it is read
         row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
                              self.answer_track)
-        small = Num(lay.prob, decimals=T.DECIMALS, size=ANSWER_PROB, color=T.MUTED).next_to(
-            row.bar, RIGHT, buff=0.12)
+        small = prob_num(lay.prob, ANSWER_PROB, T.MUTED).next_to(row.bar, RIGHT, buff=0.12)
         row.submobjects[row.submobjects.index(row.num)] = small
         row.num = small
         return VGroup(row, rank)
@@ -271,7 +270,7 @@ class LensRace(LayerRace):
            another; a token that enters fades in in its place as the others land, and the
            answer climbs from its own row into the chart the same way.
         """
-        new = plain(self.chart.rows(self.entries(l)), self.entries(l))
+        new = plain(self.chart.rows(self.entries(l)), self.entries(l), self.chart.size)
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
         was = {k: i for i, k in enumerate(self.rows)}
@@ -449,6 +448,29 @@ SPARK_DOT = 0.085
 DIM = 0.5       # a passed row's name at mid-move (it rides, dimmed, under the climber's)
 
 
+def prob_num(value, size: float, color) -> Num:
+    """A probability as on every bar (two decimals), but "<0.01" where those would read
+    0.00 for a probability above 0 (r33, review: Paris's "0.00" for 1e-13 read as no number).
+    Still a Num: the plan's value and path, `shown` what is drawn."""
+    return floor_num(Num(value, decimals=T.DECIMALS, size=size, color=color), size)
+
+
+def floor_num(n: Num, size: float) -> Num:
+    """`n` (a probability's Num, placed) redrawn "<0.01" in place where it reads 0.00 for a
+    value above 0; its value, path and left edge kept."""
+    if n.shown != T.fmt(0.0) or n.value <= 0:
+        return n
+    at, color = n.get_left(), n.get_color()
+    keep = (n.value, n.source, n.decimals)
+    n.__dict__.update(txt("<" + T.fmt(10 ** -T.DECIMALS), size, color, mono=True).__dict__)
+    for part in n.get_family():
+        part.__dict__.pop("original_id", None)
+    n.value, n.source, n.decimals = keep
+    n.shown = "<" + T.fmt(10 ** -T.DECIMALS)
+    n.move_to(at, aligned_edge=LEFT)
+    return n
+
+
 def ride_dim(mob, dy: float, low: float = DIM):
     """A moving row's name: carried `dy` with its bar (the same easing), dimmed to `low` of
     its opacity at mid-move and back at full as it lands (never blanked)."""
@@ -533,10 +555,10 @@ def ride(num, bar, target, size: float):
 
     def update(mob, a):
         if a < BACK:
-            shown = Num(v0, source, decimals=T.DECIMALS, size=size, color=color)
+            shown = floor_num(Num(v0, source, decimals=T.DECIMALS, size=size, color=color), size)
             shown.set_opacity(max(0.0, 1.0 - a / GONE))
         else:
-            shown = Num(v1, source, decimals=T.DECIMALS, size=size, color=color)
+            shown = floor_num(Num(v1, source, decimals=T.DECIMALS, size=size, color=color), size)
             shown.set_opacity(1.0 if a >= 1.0 else (a - BACK) / (1.0 - BACK))
         shown.next_to(bar, RIGHT, buff=0.12).set_y(y)
         mob.become(shown)
@@ -552,7 +574,7 @@ def drop(scene, *mobs) -> None:
     scene.remove(*[m for mob in mobs for m in mob.get_family()])
 
 
-def plain(rows: dict, entries: list) -> dict:
+def plain(rows: dict, entries: list, size: float | None = None) -> dict:
     """The rows of tokens other than the answer in grey bars with white names and numbers:
     blue is the stream's colour, not a guess's (the answer keeps its yellow)."""
     named = set(SAME_LOOKING.values())
@@ -565,6 +587,9 @@ def plain(rows: dict, entries: list) -> dict:
             row.name = name
         if color != T.HIGHLIGHT:
             paint(row.name, row.bar, row.num)
+        # r33: a guess under 0.005 reads "<0.01", as Paris's row does (not "0.00")
+        if size is not None:
+            floor_num(row.num, size)
     return rows
 
 
