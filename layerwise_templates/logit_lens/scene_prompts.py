@@ -10,7 +10,7 @@ import math as pymath
 
 import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Text, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowArrow, GrowFromEdge,
                    ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
@@ -18,7 +18,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create,
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
-from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, math, txt
+from scenes.mobjects import Num, PlacedTickAxes, inline, legend_item, txt
 from scenes.motion.pointer import point_at
 
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
@@ -220,11 +220,10 @@ def beat_prompts(scene, v) -> None:
                      stroke_color=T.TEXT, stroke_width=1.5, stroke_opacity=0.7)
     cut_name = inline(txt("rank", T.LABEL_SIZE, T.TEXT),
                       Num(p.top, decimals=0, size=T.LABEL_SIZE, color=T.TEXT), buff=0.08)
-    # r33 (review: "the Romeo line runs through the 'rank 10' label"): under the dashed line
-    # where no early line runs (the early ones are in the top 10 there), left of the median's
-    # climb
-    cut_name.next_to(mp.pt(RANK_NAME_AT, float(p.top)), DOWN, buff=0.08).align_to(
-        mp.pt(RANK_NAME_AT, float(p.top)), RIGHT)
+    # r33 (review: "the Romeo line runs through the 'rank 10' label"): no name on the dashed
+    # line: it starts at the rank axis's own "10" (every free place near it is crossed by an
+    # early prompt's line, its name or the median's climb)
+    cut_name = VGroup()
     med = mp.line(ranks, MEDIAN, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=MEDIAN) for l, r in enumerate(ranks)])
     # "the white line is their median rank": drawn, with its key, as that is said; "the
@@ -618,8 +617,7 @@ def kl_part(scene, v, gone: list) -> None:
         t0, t1 = scene.time, end
         inset = entropy_inset(v, pair.series[1][0].axes.c2p)
         frame, title, base, line, (lo_dot, lo_num), (hi_dot, hi_num) = inset
-        scene.play(FadeIn(frame), FadeIn(title, shift=0.1 * UP), Create(base[0]),
-                   FadeIn(base[1]), run_time=0.5)
+        scene.play(FadeIn(frame), FadeIn(title, shift=0.1 * UP), FadeIn(base), run_time=0.5)
         scene.play(Create(line, rate_func=linear), run_time=max(1.0, 0.3 * (t1 - t0)))
         scene.hold_until(t0 + 0.4 * (t1 - t0))
         scene.play(FadeIn(lo_dot, scale=1.5), FadeIn(lo_num, shift=0.1 * UP), run_time=0.5)
@@ -630,7 +628,7 @@ def kl_part(scene, v, gone: list) -> None:
     scene.hold_until(end - 0.2)
 
 
-ENT_INSET = (4.2, 21.6, 0.9, 17.6)   # its frame, in the KL axes' (state index, nats) units:
+ENT_INSET = (4.2, 21.6, 2.0, 17.6)   # its frame, in the KL axes' (state index, nats) units:
                                      # under the curve, right of "19.4", left of the band
 
 
@@ -650,20 +648,16 @@ def entropy_inset(v, c2p) -> VGroup:
                    txt("the spread of its guesses", T.LABEL_SIZE, T.MUTED)
                    ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
     title.next_to(frame.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.12)
-    left, right = frame.get_left()[0] + 0.5, frame.get_right()[0] - 1.45
-    bottom, top = frame.get_bottom()[1] + 0.4, title.get_bottom()[1] - 0.12
+    left, right = frame.get_left()[0] + 0.75, frame.get_right()[0] - 1.45
+    bottom, top = frame.get_bottom()[1] + 0.3, title.get_bottom()[1] - 0.12
     hi = max(ent) * 1.05
 
     def pt(l, e):
         return np.array([left + (right - left) * l / (L - 1), bottom + (top - bottom) * e / hi, 0])
 
-    base = Line(pt(0, 0), pt(L - 1, 0), stroke_color=T.MUTED, stroke_width=1.5)
-    # its own x scale, its ends named (not the KL axis's states)
-    ends = VGroup(x_label(v.layers[0].state, STATE_INDEX_SIZE, T.MUTED).next_to(
-                      base.get_start(), DOWN, buff=0.06),
-                  x_label(v.layers[L - 1].state, STATE_INDEX_SIZE, T.MUTED).next_to(
-                      base.get_end(), DOWN, buff=0.06))
-    base = VGroup(base, ends)
+    # its own x scale (not the KL axis's states): its first point named, its last marked
+    base = VGroup(x_label(v.layers[0].state, STATE_INDEX_SIZE, T.MUTED).next_to(
+        pt(0, ent[0]), LEFT, buff=0.1))
     line = VMobject(stroke_color=T.TEXT, stroke_width=3).set_points_as_corners(
         [pt(l, e) for l, e in enumerate(ent)])
 
@@ -687,13 +681,31 @@ def here_claim(v) -> str:
 def nat_scale(v) -> VGroup:
     """The median's first KL as a factor in probability: "19.4 nats ≈ e^19.4 ≈ 2.7×10^8",
     and what is divided by what (the plan's kl_start_factor, exp of the median's first KL)."""
-    kl0 = float(v.prompts.median_kl[0])
-    mant, exp = f"{float(v.prompts.kl_start_factor):.1e}".split("e")
-    return VGroup(math(f'{kl0:.1f} " nats" approx e^({kl0:.1f}) approx {mant} times 10^({int(exp)})',
-                       T.MATH_SIZE, T.TEXT),
+    # r33: in words and the number the voice says ("about 273,000,000 times"): e^19.4 and
+    # 10^8's superscripts read ~8 px at 480p
+    # (the factor on a line of its own: on one line the box reached the curve's fall)
+    return VGroup(inline(Num(v.prompts.median_kl[0], decimals=1, size=T.LABEL_SIZE,
+                             color=T.TEXT),
+                         txt("nats: a factor of about", T.LABEL_SIZE, T.TEXT), buff=0.12),
+                  grouped(Num(v.prompts.kl_start_factor, decimals=0, size=T.LABEL_SIZE,
+                              color=T.TEXT), T.LABEL_SIZE),
                   txt("output's probability ÷ lens's,", T.LABEL_SIZE, T.MUTED),
                   txt("averaged in logs", T.LABEL_SIZE, T.MUTED)
                   ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+
+
+def grouped(n: Num, size: float) -> Num:
+    """`n` (a whole number) redrawn with its thousands grouped, as the voice reads it
+    ("273,000,000"); its value and plan path kept."""
+    keep = (n.value, n.source, n.decimals)
+    shown = f"{n.value:,.0f}"
+    n.__dict__.update(txt(shown, size, n.get_color(), mono=True).__dict__)
+    for part in n.get_family():
+        part.__dict__.pop("original_id", None)
+    n.value, n.source, n.decimals = keep
+    n.shown = shown
+    n.__class__ = Text      # (recorded as text: Num's check wants fmt's ungrouped digits)
+    return n
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -764,7 +776,6 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 WINDOW_PAD = 0.3
 EARLY_AT = 11    # the early prompts' names, under their lines from this state index
-RANK_NAME_AT = 23.3  # "rank 10"'s right end, under its dashed line (r33)
 SPREAD_X = -0.4           # the spread axes' centre (the notes right of them fit the frame)
 
 

