@@ -5,6 +5,8 @@ README names its show names and its shipped storyboard's beats."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -45,3 +47,12 @@ def test_each_template_readme_names_every_show_name_and_shipped_beat(name):
     beats = yaml.safe_load(storyboard_path(name).read_text())["beats"]
     missing += [b["id"] for b in beats if f"`{b['id']}`" not in text]
     assert missing == []
+
+
+def test_template_readmes_are_current():
+    """Each template's README is what scripts/template_readmes.py writes from today's scene
+    docstrings, registry and storyboard (its `--check`): a scene or storyboard changed without
+    rerunning the script once left six READMEs describing round 31's beats."""
+    done = subprocess.run([sys.executable, "scripts/template_readmes.py", "--check"],
+                          cwd=fc.ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

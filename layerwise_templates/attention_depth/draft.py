@@ -1,8 +1,9 @@
 """The attention_depth draft: `build(Context) -> Draft` (see `layerwise_core.drafts`).
 
-Seven beats (arcs, depth, sink, why, why_last, deep_heads, summary; the shipped storyboard cut
-why_last and deep_heads in round 32 to stay under its length ceiling), each sentence chosen from what the data say for the teacher's sentence, every
-comparison backed by an `expect:` claim of its beat. A focus word of several tokens: their rows are averaged (said)."""
+The shipped storyboard's five beats (arcs, depth, sink, why, summary), each sentence chosen from
+what the data say for the teacher's sentence, every comparison backed by an `expect:` claim of its
+beat. The scene's `why_last` and `deep_heads` beats (cut from the chapter in round 32 as a second
+analysis) are not drafted: a teacher adds them by hand. A focus word of several tokens: their rows are averaged (said)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ import numpy as np
 
 from layerwise_core.analysis.attention_depth import attention_rows
 from layerwise_core.analysis.vectors import special_positions
-from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT, deep_heads,
+from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT,
                                                         direction, moved_by, same_w_old_x)
-from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
+from layerwise_core.drafts.base import Beat, Context, Draft, DraftError
 
 from .plan import swap_moved_by, swapped_order
 
@@ -250,102 +251,29 @@ def build(c: Context) -> Draft:
             "A fair test on layer {data.tie.layer}: swap one thing at a time, in both orders.",
             text, expect=claims))
 
-    # why_last: the same test at the last layer (its own matrices fed the layer before's X)
-    last_d = same_w_old_x(t, t.weights(), L - 1, pos, special) if L > 2 else None
-    if tie_d is not None and last_d is not None:
-        prev_l = L - 2
-        old, new, before = last_d["old_sink"], last_d["new_sink"], rows["sink"][prev_l]
-        text = (f"And layer {{data.tie_last.layer}}? The same test: its own query and key "
-                f"matrices, fed layer {{data.layers[{prev_l}].layer}}'s X. "
-                f"Layer {{data.layers[{prev_l}].layer}} put "
-                f"{{data.layers[{prev_l}].sink:.2f}} "
-                f"on {names}; layer {{data.tie_last.layer}}'s matrices, fed that X, put "
-                "{data.tie_last.old_sink:.2f}")
-        claims = [f"data.tie_last.layer == {L - 1}"]
-        way, claim = bounded("data.tie_last.old_sink / data.tie_last.layer0_sink", before, old,
-                             OWN_SHIFT)
-        text += {"down": ": the matrices alone already lower it.",
-                 "up": ": the matrices alone already raise it.", None: ", close to it."}[way]
-        claims.append(claim)
-        text += " Now feed them X of layer {data.tie_last.layer}: {data.tie_last.new_sink:.2f}."
-        verdict, claim = new_x_verdict(
-            "tie_last", new, old, " Same matrices, new X: here the changed X raises it.",
-            " Same matrices, new X: here the changed X lowers it.")
-        text += verdict
-        claims.append(claim)
-        last_d["swap_row"], last_d["swap_sink"] = swapped_order(t, t.weights(), L - 1, pos,
-                                                                special)
-        more, more_claims, _ = other_order(
-            "tie_last", before, new, last_d["swap_sink"], moved_by(before, old, new),
-            f"{{data.layers[{prev_l}].layer}}", "{data.tie_last.layer}")
-        text += more
-        claims += more_claims
-        beats.append(Beat(
-            "why_last", ["why_last"],
-            "The same test at layer {data.tie_last.layer}, in both orders.", text,
-            expect=claims))
-
-    # deep_heads: the last layer's heads on its heaviest word
-    last = L - 1
-    target = max(words, key=lambda j: mean[last][j])
-    dh = deep_heads(rows, last, target)
-    top = dh["order"][:3]
-    n = len(top)
-    def listed(items):
-        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-    heads_s = listed([f"{{data.deep.top3[{i}].head}}" for i in range(n)])
-    weights_s = listed([f"{{data.deep.top3[{i}].weight:.2f}}" for i in range(n)])
-    text = (f"At layer {{data.deep.layer}}, the head-average of {said} gives "
-            f"{{data.deep.target.token}} {{data.deep.target.weight:.2f}}. "
-            f"Heads {heads_s} give it {weights_s}")
-    claims = [f"data.deep.target.pos == {target}"]
-    # what the heads found, said with their weights: the average hides heads that give the
-    # word over twice as much
-    if dh["weight"][top[-1]] > 2 * mean[last][target]:
-        claims.append(f"data.deep.top3[{n - 1}].weight / data.deep.target.weight > 2")
-        text += ", over twice the head-average"
-    text += "."
-    text += f" Why these heads pick {quoted(t.tokens[target])}, we did not test."
-    beats.append(Beat(
-        "deep_heads", ["deep_heads"],
-        f"Layer {{data.deep.layer}}, head by head: "
-        f"each head's weight on '{{data.deep.target.token}}'.",
-        text, expect=claims))
     # the wrap-up, its own beat (its own chapter marker): what was and was not tested here
     text, claims = "", []
     if tie_d is not None:
-        text += f"In short, for this one sentence: the row of {said} moves with depth"
-        # each test as its beat said it (both orders; the claims are that beat's)
         l0 = rows["sink"][0]
-        tie_said = other_order("tie", l0, tie_d["new_sink"], tie_d["swap_sink"],
-                               moved_by(l0, tie_d["old_sink"], tie_d["new_sink"]),
-                               "{data.layers[0].layer}", "{data.tie.layer}")
-        parts = [tie_said]
-        if last_d is not None:
-            b4 = rows["sink"][L - 2]
-            parts.append(other_order("tie_last", b4, last_d["new_sink"], last_d["swap_sink"],
-                                     moved_by(b4, last_d["old_sink"], last_d["new_sink"]),
-                                     f"{{data.layers[{L - 2}].layer}}",
-                                     "{data.tie_last.layer}"))
-        phrases = [p[2] for p in parts if p[2] is not None]
-        if phrases:
-            text += ". " + "; ".join(phrases)[0].upper() + "; ".join(phrases)[1:]
-            tests = [("tie", l0, tie_d)] + ([("tie_last", rows["sink"][L - 2], last_d)]
-                                             if last_d is not None else [])
-            for p, (field, b, d_) in zip(parts, tests):
-                if p[2] is not None:
-                    claims += p[1] + first_claims(field, b, d_["old_sink"], d_["new_sink"])
+        _, order_claims, phrase = other_order(
+            "tie", l0, tie_d["new_sink"], tie_d["swap_sink"],
+            moved_by(l0, tie_d["old_sink"], tie_d["new_sink"]), "{data.layers[0].layer}",
+            "{data.tie.layer}")
+        text += f"In short, for this one sentence: the row of {said} moves with depth"
+        if phrase is not None:        # the test's verdict as its beat said it, with its claims
+            text += ". " + phrase[0].upper() + phrase[1:]
+            claims += order_claims + first_claims("tie", l0, tie_d["old_sink"], tie_d["new_sink"])
         text += "."
         claims.append("data.tie.layer == 1")
     else:
         text += f"In short, for this one sentence: the row of {said} moves with depth."
     beats.append(Beat(
         "summary", ["summary"],
-        "In short, for this one sentence: the tests and the heads.", text, expect=claims))
+        "In short, for this one sentence: the test at layer {data.tie.layer}."
+        if tie_d is not None else "In short, for this one sentence.", text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "
-             f"{[t.tokens[j] for j in special]}; the deep layer's word: {t.tokens[target]!r}"]
+             f"{[t.tokens[j] for j in special]}"]
     if tie_d is None:
         notes.append("no `why` beat: this model's attention cannot be redone here (RoPE, "
                      "shared keys or one layer)")

@@ -53,10 +53,10 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                layer 0 fed X^(0) (the depth chart's own bar, moved there), layer 1 fed X^(0),
                layer 0 fed X^(1), layer 1 fed X^(1); each grows as its number is said, the
                verdict's bars ringed
-- `why_last`   (a draft's; cut from the shipped storyboard in round 32) the same test at the last layer (`tie_last`), after the first's panel has
+- `why_last`   (cut from the shipped storyboard and the drafts in round 32; add it by hand) the same test at the last layer (`tie_last`), after the first's panel has
                left: layer 4's row as the ghost, layer 5's block fed X^(4), then X^(5), then
                the other order (layer 4's block fed X^(5)); the same four bars
-- `deep_heads` (a draft's; cut in round 32) the test's panel leaves, then the last layer's arcs; the arc to the heaviest
+- `deep_heads` (cut from the storyboard and the drafts in round 32) the test's panel leaves, then the last layer's arcs; the arc to the heaviest
                word becomes the heads' bars, a dashed line (neutral) at the head-average
                (river's number moving to be its label), the three heaviest boxed as said;
                beside each of them that looks most at another token, where ("looks most at
