@@ -489,14 +489,17 @@ class LogitLensScene(StoryboardScene):
         # 2. through the lens (final norm, unembedding, softmax) into its column; the first
         #    time, the lens is drawn as its steps and the stream runs through each
         fresh = self.pipeline is None
+        named = self.cue_with("nostalgebraist", None) if why else None
         if fresh:
+            # r33b (review: the name came 3 s after it was said): the steps are paced to end
+            # as "that is the logit lens, named by nostalgebraist" starts
             self.show_pipeline(runner, slot, paced=why,
-                               until=self.cue_at(self.n_cues() - 2) if why else None)
+                               until=(self.cue_at(named) if named is not None else
+                                      self.cue_at(self.n_cues() - 2)) if why else None)
         elif self.pipeline in panel:
             self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
         head, bars, rank, prob = col[1]
-        named = self.cue_with("nostalgebraist", None) if why else None
         if named is not None:
             # "that is the logit lens, named by nostalgebraist": the name written as said,
             # right of the guide line (the chapter's citation)
@@ -600,7 +603,9 @@ class LogitLensScene(StoryboardScene):
         end_tag = x_label(v[-1].state, STATE_INDEX_SIZE, T.X).move_to(tag, aligned_edge=RIGHT)
         span = mid - self.time
         fill = max(0.8, min(1.2, 0.15 * span))
-        self.play(FadeIn(name, shift=0.1 * UP), FadeIn(ruler), run_time=0.6)
+        # r33b (review: "0:00-0:01.5 the stage is empty while the voice has started"): the
+        # stream's name and the ruler are up on the first frame, the cells fill at once
+        self.add(name, ruler)
         self.play(LaggedStart(*[FadeIn(c, scale=0.5) for c in left], lag_ratio=0.5),
                   FadeIn(dots, rate_func=lambda t: max(0.0, 2 * t - 1)),
                   LaggedStart(*[FadeIn(c, scale=0.5) for c in right], lag_ratio=0.5),
@@ -646,12 +651,19 @@ class LogitLensScene(StoryboardScene):
             # one label, at reading size, its layer number counting through the layers left
             # out (each value the plan's), the stream's name X^(l) and the dot counting with it
             fl = updates(row, [v[j].layer for j in fast])
-            names = [x_label(v[j].state, STATE_INDEX_SIZE, T.X).move_to(tag, aligned_edge=RIGHT)
-                     for j in fast]
+            # r33b (review: "'+ layer 28 update' sits beside X(29)"): each label paired with
+            # the state its layer reads (layer j reads X^(j), written by layer j-1); the sum
+            # is named once the fast-forward ends
+            names = [x_label(v[j - 1].state, STATE_INDEX_SIZE, T.X).move_to(
+                tag, aligned_edge=RIGHT) for j in fast]
+            after = x_label(v[fast[-1]].state, STATE_INDEX_SIZE, T.X).move_to(
+                tag, aligned_edge=RIGHT)
             strip0, label0 = fl[0]
             shown = VGroup(label0.copy())
+            # said on screen: the layers between go by fast (the voice does not name them)
+            skip = txt("fast-forward", T.LABEL_SIZE, T.MUTED).next_to(strip0, RIGHT, buff=0.2)
             self.play(FadeIn(strip0, shift=0.15 * DOWN), FadeIn(shown, shift=0.15 * DOWN),
-                      run_time=0.3)
+                      FadeIn(skip, shift=0.15 * DOWN), run_time=0.3)
             state = {"i": -1}
             now_tag = VGroup(tag.copy())
             self.remove(tag)
@@ -667,15 +679,16 @@ class LogitLensScene(StoryboardScene):
 
             run = max(1.2, 0.9 * per)
             self.play(UpdateFromAlphaFunc(VGroup(), count),
-                      here.animate(rate_func=linear).move_to(ruler.dots[fast[-1]]),
+                      here.animate(rate_func=linear).move_to(ruler.dots[fast[-1] - 1]),
                       Succession(*[ShowPassingFlash(under.copy(), time_width=0.5,
                                                     run_time=run / 4) for _ in range(4)]),
                       run_time=run, rate_func=linear)
-            self.wait(0.25)
-            self.play(FadeOut(strip0), FadeOut(shown), run_time=0.25)
-            self.remove(now_tag)
-            tag = names[-1]
-            self.add(tag)
+            self.play(FadeOut(strip0), FadeOut(shown), FadeOut(skip),
+                      FadeOut(now_tag, rate_func=_on_arrival),
+                      FadeIn(after, rate_func=_on_arrival),
+                      here.animate.move_to(ruler.dots[fast[-1]]), run_time=0.35)
+            self.wait(0.15)
+            tag = after
         if gap:
             strip, label = ups[-1]
             one_update(strip, label, idx[-1], True)
@@ -766,15 +779,23 @@ class LogitLensScene(StoryboardScene):
                                   stroke_width=0, fill_color=T.TEXT, fill_opacity=0.9)
                         for e in top_entries]).arrange(RIGHT, buff=0.06, aligned_edge=DOWN)
         bars.next_to(base.get_left(), RIGHT, buff=0.05, aligned_edge=DOWN).align_to(base, DOWN)
-        times = ([0.8, 1.2, 1.4, 1.4] if paced else [0.4, 0.5, 0.5, 0.5])
+        times = ([0.6, 0.9, 1.0, 1.0] if paced else [0.4, 0.5, 0.5, 0.5])
         self.play(LaggedStart(*[FadeInPlace(x) for x in boxes], lag_ratio=0.3),
-                  FadeInPlace(arrows), run_time=self.quick(0.08, 1.0))
+                  FadeInPlace(arrows), run_time=self.quick(0.08, 0.7 if paced else 1.0))
         if paced:       # "take X^(7) there ...": the pipeline's sentence (or sentences)
             self.hold_until_cue(self.cue_with("Take X", max(0, self.n_cues() - 3)))
         t0 = self.time
         span = max(4.0, (until if until is not None else t0 + 6.0) - t0)
-        at = ([0.0, 0.36, 0.47, 0.56] if paced else      # as the sentence names each step
-              [0.0, 0.0, 0.0, 0.0])
+        # as the sentence names each step ("Take X^(7) there ... Push it through the final
+        # RMSNorm, the unembedding and softmax"); `until` the next sentence's start (r33b)
+        at = ([0.0, 0.47, 0.61, 0.74] if paced else [0.0, 0.0, 0.0, 0.0])
+        push = self.cue_with("Push it", None) if paced else None
+        if push is not None and until is not None:
+            # r33b: each step as its word is said in "Push it through the final RMSNorm, the
+            # unembedding and softmax" (the steps ran 2-3 s behind it, the lens's name late)
+            tp = self.cue_at(push)
+            d = max(3.0, until - tp)
+            at = [0.0] + [(tp + f * d - t0) / span for f in (0.15, 0.45, 0.7)]
 
         def lit(i):
             return boxes[i][0].animate.set_stroke(T.TEXT, 2.5)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import math as pymath
 
-import numpy as np
 
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Text, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowArrow, GrowFromEdge,
                    ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
@@ -70,9 +69,9 @@ class MedianPlot:
             x_ticks=[(l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
             y_ticks=[(t.height.value, t.rank.value, t.rank.path) for t in ax.ticks],
             size=T.LABEL_SIZE)
-        head = inline(txt("rank of each prompt's own answer, and their median over",
+        head = inline(txt("rank of each prompt's own answer (1 = top), and the median over the",
                           T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
-                      txt("(1 = top)", T.LABEL_SIZE), buff=0.1)
+                      txt("prompts", T.LABEL_SIZE), buff=0.1)
         head.next_to(self.axes, UP, buff=0.25).align_to(self.axes, LEFT)
         name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                       x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
@@ -218,12 +217,13 @@ def beat_prompts(scene, v) -> None:
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
                      stroke_color=T.TEXT, stroke_width=1.5, stroke_opacity=0.7)
-    cut_name = inline(txt("rank", T.LABEL_SIZE, T.TEXT),
-                      Num(p.top, decimals=0, size=T.LABEL_SIZE, color=T.TEXT), buff=0.08)
-    # r33 (review: "the Romeo line runs through the 'rank 10' label"): no name on the dashed
-    # line: it starts at the rank axis's own "10" (every free place near it is crossed by an
-    # early prompt's line, its name or the median's climb)
-    cut_name = VGroup()
+    # r33b (review: "label the dashed rank-10 line 'top 10'"): named above the line, right
+    # of the early prompts' callouts and left of where Romeo's line and the median cross it
+    # (the band over it holds only Monday's line, near rank 1-3, from X^(2) on)
+    cut_name = inline(txt("top", T.LABEL_SIZE, T.TEXT),
+                      Num(p.top, decimals=0, size=T.LABEL_SIZE, color=T.TEXT), buff=0.14)
+    cut_name.next_to(mp.pt(TOP_NAME_AT, float(p.top)), UP, buff=0.08).align_to(
+        mp.pt(TOP_NAME_AT, float(p.top)), RIGHT)
     med = mp.line(ranks, MEDIAN, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=MEDIAN) for l, r in enumerate(ranks)])
     # "the white line is their median rank": drawn, with its key, as that is said; "the
@@ -292,34 +292,39 @@ def beat_prompts(scene, v) -> None:
     early = [i for i, it in enumerate(p.items) if i > 0 and it.top_from is not None
              and int(it.top_from) < int(v.window.start)]
     if early_at is not None and early:
+        # r33b (review: the callouts pointed at X~13 while the voice named X^(1) and X^(20)):
+        # a dot where each line enters the top 10 for good (its top_from), on the line, as
+        # the voice names that state, the name beside it clear of the lines
         scene.hold_until(at(early_at))
-        names = VGroup()
-        for i in early:
+        span = max(1.0, scene.cue_at(n_cues) - scene.time - 0.3)
+        scene.play(*[own[i].animate.set_stroke(T.MUTED, 2.5, opacity=1.0) for i in early],
+                   run_time=0.5)
+        for k, i in enumerate(early):
             it = p.items[i]
             words = str(it.sentence).split()
             short = str(it.sentence) if len(words) <= 2 else words[0].rstrip(",") + " …"
-            name = txt(f"{str(it.answer.text).strip()}  ({short})", T.LABEL_SIZE, T.MUTED)
-            # under its line all along the name's width (the line's lowest point there)
-            span = range(EARLY_AT, min(len(it.ranks), EARLY_AT + 8))
-            low = min(float(mp.pt(l, float(it.ranks[l]))[1]) for l in span)
-            name.next_to([float(mp.pt(EARLY_AT, 1.0)[0]), low, 0], DOWN, buff=0.1
-                         ).align_to(mp.pt(EARLY_AT, 1.0), LEFT)
-            # r33 (review: "the labels float without leader lines"): a leader from the
-            # name's left end up to its line, with a dot on the line
-            x0 = float(mp.pt(EARLY_AT, 1.0)[0]) + 0.15
-            on = [x0, float(mp.pt(EARLY_AT, float(it.ranks[EARLY_AT]))[1]), 0]
-            lead = VGroup(Line([x0, name.get_top()[1] + 0.03, 0], on, stroke_color=T.TEXT,
-                               stroke_width=1.5),
-                          Dot(on, radius=0.05, color=T.TEXT))
-            names.add(VGroup(lead, name))
-        scene.play(*[own[i].animate.set_stroke(T.MUTED, 2.5, opacity=1.0) for i in early],
-                   run_time=0.5)
-        span = max(1.0, scene.cue_at(n_cues) - scene.time - 0.3)
-        for name in names:
-            scene.play(Create(name[0][0]), FadeIn(name[0][1]), FadeIn(name[1], shift=0.1 * DOWN),
-                       run_time=0.5)
-            scene.hold_until(scene.time + min(1.5, 0.35 * span))
-        scene.adopt(plot, names)
+            name = txt(f"{str(it.answer.text).strip()}  ({short})", T.LABEL_SIZE, T.TEXT)
+            l0 = int(it.top_from)
+            spot = mp.pt(l0, float(it.ranks[l0]))
+            dot = Dot(spot, radius=0.07, color=T.TEXT)
+            ring = Circle(radius=0.12, stroke_color=T.TEXT, stroke_width=2).move_to(spot)
+            if l0 <= 2:
+                # at the left end: in the band between its own line (rank <= 3 from X^(2)
+                # on) and the dashed line, just right of the dot
+                name.next_to(mp.pt(l0, float(p.top)), UP, buff=0.05).align_to(
+                    ring.get_right() + 0.12 * RIGHT, LEFT)
+            else:
+                # under the dashed line and its own line (ranks 10-20 before it enters),
+                # ending left of the dot, a leader from the name up to it
+                name.next_to(mp.pt(l0, 30.0), DOWN, buff=0.05).align_to(
+                    ring.get_left() + 0.05 * LEFT, RIGHT)
+            lead = Line(name.get_corner(UP + RIGHT) + 0.05 * UP, ring.get_bottom(),
+                        stroke_color=T.TEXT, stroke_width=1.5) if l0 > 2 else VGroup()
+            scene.hold_until(scene.time if k == 0 else at(early_at) + 0.55 * span)
+            scene.play(FadeIn(dot, scale=2.0), Create(ring),
+                       *([Create(lead)] if l0 > 2 else []), FadeIn(name, shift=0.1 * UP),
+                       run_time=0.6)
+            scene.adopt(plot, VGroup(dot, ring, lead, name))
     scene.spread_from = plot        # what the spread plots replace (a beat of their own)
 
 
@@ -478,7 +483,7 @@ def kl_part(scene, v, gone: list) -> None:
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
     nat_at, kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
-        scene, "At its start", "Its median climbs", "back below", "Shaded", "chapter says",
+        scene, "the median over the prompts is", "Its median climbs", "back below", "Shaded", "chapter says",
         "what sharpens")
     end = scene.cue_at(n_cues)
     cue, at = timeline(scene, 7)       # (silent: "what sharpens" at 6/7 of the beat)
@@ -609,66 +614,45 @@ def kl_part(scene, v, gone: list) -> None:
     # two numbers written under the curve's early part as said (no chart of its own)
     conf = scene.cue_with("Not its confidence", None)
     if conf is not None and conf < n_cues:
-        # r33 (review: "the entropy claim is a text box on a KL chart; no entropy curve, no
-        # X^(20) marker"): the median entropy as its own small chart, framed, in the KL
-        # chart's empty lower left: its line drawn state by state as it is named, its low
-        # (X^(20)) and its end (X^(30)) marked with their numbers as they are said
+        # r33b (review: "the entropy inset sits in the KL plot, no y axis, its own x range"):
+        # the KL chart clears and becomes the entropy chart on the same x axis (the states
+        # it names where they were, the shaded last layers kept): its title and y axis (a
+        # nats scale) turn into entropy's, its line is drawn, then its low (X^(20)) and its
+        # end (X^(30)) are marked with their numbers as they are said
         scene.hold_until(scene.cue_at(conf))
         t0, t1 = scene.time, end
-        inset = entropy_inset(v, pair.series[1][0].axes.c2p)
-        frame, title, base, line, (lo_dot, lo_num), (hi_dot, hi_num) = inset
-        scene.play(FadeIn(frame), FadeIn(title, shift=0.1 * UP), FadeIn(base), run_time=0.5)
-        scene.play(Create(line, rate_func=linear), run_time=max(1.0, 0.3 * (t1 - t0)))
+        ent_box = pair.group[0]
+        ent, ent_marks = pair.lines[0]
+        keep = {id(band), id(name)}
+        extra = [m for m in kl_box.submobjects[4:] if id(m) not in keep]
+        base = list(kl_box.submobjects[:4])
+        scene.remove(kl_box)
+        scene.add(*base, band, name, *extra)
+        new_band = bands[0].set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0)
+        scene.play(*[FadeOutPlace(m) for m in extra + base[:2]], run_time=0.45)
+        scene.play(ReplacementTransform(base[2], ent_box[2]),
+                   ReplacementTransform(base[3], ent_box[3]),
+                   ReplacementTransform(band, new_band),
+                   FadeIn(ent_box[0], shift=0.2 * UP), FadeIn(ent_box[1], shift=0.2 * UP),
+                   run_time=0.9)
+        scene.remove(*ent_box.submobjects)
+        scene.add(ent_box)
+        scene.slots["wide"] = ent_box
+        scene.adopt(ent_box, new_band, name)
+        scene.play(Create(ent, rate_func=linear), run_time=max(1.0, 0.25 * (t1 - t0)))
+        scene.adopt(ent_box, ent)
+        lo = ent_marks[0]                       # the median's low, X^(20), "median 0.54"
+        last = pair.last_values(0, 1)[0]        # X^(30), its number right of it
         scene.hold_until(t0 + 0.4 * (t1 - t0))
-        scene.play(FadeIn(lo_dot, scale=1.5), FadeIn(lo_num, shift=0.1 * UP), run_time=0.5)
-        scene.emphasize(VGroup(lo_dot, lo_num), run_time=max(1.0, 0.28 * (t1 - t0)))
+        # (a ring on the low point, not a box round its number: the box touched the x axis)
+        ring = Circle(radius=0.13, stroke_color=T.TEXT, stroke_width=2.5).move_to(lo[0])
+        scene.play(FadeIn(lo[0], scale=1.5), FadeIn(lo[1], shift=0.1 * UP), Create(ring),
+                   run_time=0.6)
         scene.hold_until(t0 + 0.76 * (t1 - t0))
-        scene.play(FadeIn(hi_dot, scale=1.5), FadeIn(hi_num, shift=0.1 * UP), run_time=0.5)
-        scene.adopt(kl_box, inset)
+        scene.play(FadeIn(last[0], scale=1.5), FadeIn(last[1], shift=0.1 * UP), run_time=0.5)
+        scene.adopt(ent_box, lo, ring, last)
     scene.hold_until(end - 0.2)
 
-
-ENT_INSET = (4.2, 21.6, 2.0, 17.6)   # its frame, in the KL axes' (state index, nats) units:
-                                     # under the curve, right of "19.4", left of the band
-
-
-def entropy_inset(v, c2p) -> VGroup:
-    """The median entropy of the lens over the states, a small framed chart inside the KL
-    axes (their empty lower left): a title, a baseline, the line, and (dot, number) at its
-    lowest state and at the last. Its own x scale: states X^(1)..X^(L) across its width."""
-    ent = [float(x) for x in v.prompts.median_entropy]
-    L = len(ent)
-    low = min(range(L), key=lambda l: ent[l])
-    x0, x1, y0, y1 = ENT_INSET
-    a, b = c2p(x0, y0), c2p(x1, y1)
-    frame = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_color=T.FAINT,
-                      stroke_width=1.5, fill_color=T.BACKGROUND, fill_opacity=1.0
-                      ).move_to((a + b) / 2)
-    title = VGroup(txt("median entropy of the lens (nats):", T.LABEL_SIZE, T.TEXT),
-                   txt("the spread of its guesses", T.LABEL_SIZE, T.MUTED)
-                   ).arrange(DOWN, aligned_edge=LEFT, buff=0.06)
-    title.next_to(frame.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.12)
-    left, right = frame.get_left()[0] + 0.75, frame.get_right()[0] - 1.45
-    bottom, top = frame.get_bottom()[1] + 0.3, title.get_bottom()[1] - 0.12
-    hi = max(ent) * 1.05
-
-    def pt(l, e):
-        return np.array([left + (right - left) * l / (L - 1), bottom + (top - bottom) * e / hi, 0])
-
-    # its own x scale (not the KL axis's states): its first point named, its last marked
-    base = VGroup(x_label(v.layers[0].state, STATE_INDEX_SIZE, T.MUTED).next_to(
-        pt(0, ent[0]), LEFT, buff=0.1))
-    line = VMobject(stroke_color=T.TEXT, stroke_width=3).set_points_as_corners(
-        [pt(l, e) for l, e in enumerate(ent)])
-
-    def mark(l, side):
-        dot = Dot(pt(l, ent[l]), radius=0.06, color=T.TEXT)
-        num = inline(x_label(v.layers[l].state, STATE_INDEX_SIZE, T.TEXT),
-                     Num(v.prompts.median_entropy[l], decimals=2, size=T.LABEL_SIZE,
-                         color=T.TEXT), buff=0.1)
-        num.next_to(dot, side, buff=0.1)
-        return VGroup(dot, num)
-    return VGroup(frame, title, base, line, mark(low, DOWN), mark(L - 1, RIGHT))
 
 CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth (in GPT-2-style models)."
 
@@ -679,33 +663,18 @@ def here_claim(v) -> str:
 
 
 def nat_scale(v) -> VGroup:
-    """The median's first KL as a factor in probability: "19.4 nats ≈ e^19.4 ≈ 2.7×10^8",
-    and what is divided by what (the plan's kl_start_factor, exp of the median's first KL)."""
-    # r33: in words and the number the voice says ("about 273,000,000 times"): e^19.4 and
-    # 10^8's superscripts read ~8 px at 480p
-    # (the factor on a line of its own: on one line the box reached the curve's fall)
-    return VGroup(inline(Num(v.prompts.median_kl[0], decimals=1, size=T.LABEL_SIZE,
-                             color=T.TEXT),
-                         txt("nats: a factor of about", T.LABEL_SIZE, T.TEXT), buff=0.12),
-                  grouped(Num(v.prompts.kl_start_factor, decimals=0, size=T.LABEL_SIZE,
-                              color=T.TEXT), T.LABEL_SIZE),
-                  txt("output's probability ÷ lens's,", T.LABEL_SIZE, T.MUTED),
-                  txt("averaged in logs", T.LABEL_SIZE, T.MUTED)
+    """The median's first KL read as one concrete case (an illustration, said as one): were
+    the output sure of one token, KL would be minus the log of the lens's probability for
+    it, so 19.4 nats is one chance in e^19.4 (the plan's kl_start_factor), about 273,000,000."""
+    # r33b (review: "273,000,000 times, averaged in logs" was hard to follow, and 19.4 a
+    # median): the median, and one case, in words (e^19.4's superscript read ~8 px)
+    # (the 19.4 itself is the first point's number, written once)
+    return VGroup(txt("e.g. were the output sure of one token,", T.LABEL_SIZE, T.TEXT),
+                  txt("the lens would give that token", T.LABEL_SIZE, T.TEXT),
+                  inline(txt("1 chance in", T.LABEL_SIZE, T.TEXT),
+                         Num(v.prompts.kl_start_factor, decimals=0, size=T.LABEL_SIZE,
+                             color=T.TEXT, style="group"), buff=0.12),
                   ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
-
-
-def grouped(n: Num, size: float) -> Num:
-    """`n` (a whole number) redrawn with its thousands grouped, as the voice reads it
-    ("273,000,000"); its value and plan path kept."""
-    keep = (n.value, n.source, n.decimals)
-    shown = f"{n.value:,.0f}"
-    n.__dict__.update(txt(shown, size, n.get_color(), mono=True).__dict__)
-    for part in n.get_family():
-        part.__dict__.pop("original_id", None)
-    n.value, n.source, n.decimals = keep
-    n.shown = shown
-    n.__class__ = Text      # (recorded as text: Num's check wants fmt's ungrouped digits)
-    return n
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -775,7 +744,7 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 
 WINDOW_PAD = 0.3
-EARLY_AT = 11    # the early prompts' names, under their lines from this state index
+TOP_NAME_AT = 17.5   # the dashed top-10 line's name ends here (a state index)
 SPREAD_X = -0.4           # the spread axes' centre (the notes right of them fit the frame)
 
 
@@ -916,7 +885,11 @@ class SpreadPlots:
                     n = inline(txt("median", T.LABEL_SIZE, T.MUTED), n, buff=0.08)
                     # below the point and left of it: off the shaded late layers (right of
                     # the point) and off the x axis
-                    n.next_to(d, DOWN + LEFT, buff=0.04)
+                    n.next_to(d, DOWN + LEFT, buff=0.04).shift(LEFT * 0.12)
+                    # r33b: clear of the x axis and of the ring round the point
+                    floor = pt(0, 0)[1] + 0.1
+                    if n.get_bottom()[1] < floor:
+                        n.shift(UP * (floor - n.get_bottom()[1]))
                 elif l == lo:      # KL's first point: its number right of the y axis
                     n.next_to(d, DOWN + RIGHT, buff=0.04)
                 elif l == self.L - 1 and l != peak:

@@ -16,8 +16,8 @@ token's identity in view):
 from __future__ import annotations
 
 import numpy as np
-from manim import (Text, DOWN, LEFT, RIGHT, UP, Dot, FadeIn, FadeOut, Line, Rectangle,
-                   ReplacementTransform,
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Line,
+                   Rectangle, ReplacementTransform,
                    Transform, UpdateFromAlphaFunc, VGroup, linear, smooth)
 
 from scenes import theme as T
@@ -176,8 +176,8 @@ class LensRace(LayerRace):
     def spark_data(self, states: list) -> VGroup:
         pts = [self.spark_point(m) for m in states]
         out = VGroup()
-        for a, b in zip(pts, pts[1:]):
-            out.add(Line(a, b, stroke_width=2.5, color=T.HIGHLIGHT).set_opacity(0.6))
+        for (a, b), (m0, m1) in zip(zip(pts, pts[1:]), zip(states, states[1:])):
+            out.add(spark_segment(a, b, m1 - m0 > 1))
         for i, pt in enumerate(pts):
             out.add(Dot(pt, radius=SPARK_DOT if i == len(pts) - 1 else 0.6 * SPARK_DOT,
                         color=T.HIGHLIGHT))
@@ -201,10 +201,15 @@ class LensRace(LayerRace):
         states = sorted({m for m in old.states if m < l} | {l})
         if states[:-1] == old.states and len(states) > len(old.states):
             a, b = self.spark_point(states[-2]), self.spark_point(l)
-            seg = Line(a, a + 1e-3 * RIGHT, stroke_width=2.5, color=T.HIGHLIGHT).set_opacity(0.6)
             dot = Dot(b, radius=SPARK_DOT, color=T.HIGHLIGHT)
-            grow = UpdateFromAlphaFunc(seg, lambda m, t: m.put_start_and_end_on(
-                a, a + (b - a) * max(t, 1e-3)))
+            if l - states[-2] > 1:      # states skipped: dotted, drawn from the last point
+                seg = spark_segment(a, b, True)
+                grow = Create(seg)
+            else:
+                seg = Line(a, a + 1e-3 * RIGHT, stroke_width=2.5,
+                           color=T.HIGHLIGHT).set_opacity(0.6)
+                grow = UpdateFromAlphaFunc(seg, lambda m, t: m.put_start_and_end_on(
+                    a, a + (b - a) * max(t, 1e-3)))
             shrink = [d.animate.scale(0.6) for d in old if isinstance(d, Dot)
                       and np.allclose(d.get_center(), a)]
 
@@ -295,27 +300,28 @@ class LensRace(LayerRace):
             rise = (was[k] if k in was else len(was) + 1) - now[k]
             cards.append((old, num, row, rise, k == key))
         for k, row in self.rows.items():
-            if k not in new:
-                first.append(FadeOut(row))
+            if k not in new:    # (r33b: gone with the old numbers, not held to the switch)
+                first.append(FadeOut(row, rate_func=lambda t: smooth(min(1.0, t / GONE))))
         if key is None and len(old_row) == 2 and len(new_row) == 2:   # outside, both states
             bar = new_row[0].bar.copy()
             first += [Transform(old_row[0].bar, bar),
                       ride(old_row[0].num, old_row[0].bar, new_row[0].num, ANSWER_PROB)]
-            first.append(midway(old_row[1], new_row[1], GONE))   # with the state label
+            first.append(midway(old_row[1], new_row[1], BACK))   # with the state label
             turn += [(old_row[0].num, new_row[0].num), (old_row[1], new_row[1])]
             settled = [old_row[0].name, old_row[0].bar]
         elif key is None and len(old_row) == 1 and len(new_row) == 1:   # inside, both states
-            first.append(midway(old_row, new_row, GONE))
+            first.append(midway(old_row, new_row, BACK))
             turn.append((old_row, new_row))
             settled = []
         else:
             first.append(FadeOut(old_row[1] if key is not None else old_row))
             settled = None
         first.append(dot.animate.move_to(self.ruler.dots[l]))
-        # the state label (and the answer's rank, above) turn as the old numbers have gone:
-        # the bars then move, bare, to the state named, and its numbers come as they settle
-        # (no number on screen ever belongs to another state than the one named)
-        first.append(midway(counter, extra[1], GONE))
+        # the state label (and the answer's rank, above) turn as the bars settle, with the
+        # new numbers (r33b, review: the header read X(27) and the rank 34 while the bars
+        # still stood at X(26)): while the bars move, bare, the old state is still named and
+        # no number is shown (no number on screen ever belongs to another state than named)
+        first.append(midway(counter, extra[1], BACK))
         gauge, after = self.spark_step(l)
         scene.play(*first, *gauge, run_time=a_time)
         after(scene)
@@ -440,37 +446,42 @@ TRAIL_MATH = STATE_INDEX_SIZE   # its states' names X^(l)
 TRAIL_GAP = 0.2               # between its lines
 TRAIL_LIFT = 0.5              # its last line over the rank (the rule between, clear of the larger text)
 TRAIL = 3       # Paris's earlier ranks kept beside its row (r30)
-SPARK_LEFT = 0.9    # the rank gauge's axis past the tracks' end (its tick labels between)
+SPARK_LEFT = 1.1    # the rank gauge's axis past the tracks' end (its tick labels between;
+                    # r33b: 1.1 for the larger ticks: a moving row's plate cut "10000")
 SPARK_RIGHT = 6.55  # its right end (the frame's half-width 7.1)
-SPARK_TICK = T.SMALL_SIZE + 2   # its ticks' ranks
-SPARK_MATH = T.MATH_SIZE        # its ends' X^(1), X^(30)
+SPARK_TICK = T.LABEL_SIZE + 2   # its ticks' ranks (r33b: >= 14 px at 480p)
+SPARK_MATH = T.MATH_SIZE + 6    # its ends' X^(1), X^(30) (r33b: >= 14 px)
 SPARK_DOT = 0.085
 DIM = 0.5       # a passed row's name at mid-move (it rides, dimmed, under the climber's)
 
 
+def spark_segment(a, b, skipped: bool):
+    """The rank gauge's step from one state read to the next: solid between neighbours,
+    dotted where states were skipped (r33b, review: a straight segment over X2->X8->X20 read
+    as if the states between were interpolated)."""
+    if skipped:
+        return DashedLine(a, b, dash_length=0.04, dashed_ratio=0.35, stroke_width=2.5,
+                          color=T.HIGHLIGHT).set_opacity(0.6)
+    return Line(a, b, stroke_width=2.5, color=T.HIGHLIGHT).set_opacity(0.6)
+
+
 def prob_num(value, size: float, color) -> Num:
     """A probability as on every bar (two decimals), but "<0.01" where those would read
-    0.00 for a probability above 0 (r33, review: Paris's "0.00" for 1e-13 read as no number).
-    Still a Num: the plan's value and path, `shown` what is drawn."""
-    return floor_num(Num(value, decimals=T.DECIMALS, size=size, color=color), size)
+    0.00 for a probability above 0 (r33, review: Paris's "0.00" for 1e-13 read as no number):
+    a Num in theme's "floor" style (the plan's value and path, the style recorded)."""
+    return Num(value, decimals=T.DECIMALS, size=size, color=color, style="floor")
 
 
 def floor_num(n: Num, size: float) -> Num:
-    """`n` (a probability's Num, placed) redrawn "<0.01" in place where it reads 0.00 for a
-    value above 0; its value, path and left edge kept."""
-    if n.shown != T.fmt(0.0) or n.value <= 0:
+    """`n` (a probability's Num, placed) redrawn in the "floor" style in place ("<0.01" where
+    it reads 0.00 for a value above 0); its value, path and left edge kept; still a Num."""
+    if getattr(n, "style", "") == "floor" or T.fmt(n.value, n.decimals, "floor") == n.shown:
         return n
-    at, color = n.get_left(), n.get_color()
-    keep = (n.value, n.source, n.decimals)
-    n.__dict__.update(txt("<" + T.fmt(10 ** -T.DECIMALS), size, color, mono=True).__dict__)
-    for part in n.get_family():
-        part.__dict__.pop("original_id", None)
-    n.value, n.source, n.decimals = keep
-    n.shown = "<" + T.fmt(10 ** -T.DECIMALS)
+    at = n.get_left()
+    styled = Num(n.value, n.source, decimals=n.decimals, size=size, color=n.get_color(),
+                 style="floor")
+    n.__dict__.update(styled.__dict__)
     n.move_to(at, aligned_edge=LEFT)
-    # a bound, not the plan's number written out: recorded as text (the snapshot's numbers
-    # check holds every Num to fmt(plan value)); its value and path stay for the moves
-    n.__class__ = Text
     return n
 
 
@@ -558,10 +569,10 @@ def ride(num, bar, target, size: float):
 
     def update(mob, a):
         if a < BACK:
-            shown = floor_num(Num(v0, source, decimals=T.DECIMALS, size=size, color=color), size)
+            shown = Num(v0, source, decimals=T.DECIMALS, size=size, color=color, style="floor")
             shown.set_opacity(max(0.0, 1.0 - a / GONE))
         else:
-            shown = floor_num(Num(v1, source, decimals=T.DECIMALS, size=size, color=color), size)
+            shown = Num(v1, source, decimals=T.DECIMALS, size=size, color=color, style="floor")
             shown.set_opacity(1.0 if a >= 1.0 else (a - BACK) / (1.0 - BACK))
         shown.next_to(bar, RIGHT, buff=0.12).set_y(y)
         mob.become(shown)
