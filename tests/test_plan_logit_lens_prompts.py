@@ -45,3 +45,29 @@ def test_view_checks_the_plan(plan):
     v = Data.at(plan)
     assert v.prompts.median_rank[20].path == "data.prompts.median_rank[20]"
     assert int(v.layers[6].state) == 7
+
+
+def test_styled_numbers_are_the_plans(plan):
+    """The numbers drawn as a bound or grouped (r33b: a styled Num, not a Text): KL's start
+    as a factor ("273,000,000", style "group") and a probability under 0.005 ("<0.01", style
+    "floor") keep the plan's value and path, and show fmt(value, decimals, style) (as
+    test_snapshots' numbers check; the factor is gone by the kl beat's last frame)."""
+    import framecheck as fc
+    from scenes.base import describe
+    from scenes.mobjects import Num
+    from scenes.theme import fmt
+    from layerwise_templates.logit_lens.scene_prompts import nat_scale
+    from layerwise_templates.logit_lens.scene_race import prob_num
+    v = Data.at(plan)
+    nums = [m for m in nat_scale(v).get_family() if isinstance(m, Num)]
+    small = min((e for lay in v.layers for e in lay.top), key=lambda e: float(e.prob)).prob
+    nums.append(prob_num(small, 20, "#ffffff"))
+    styles = set()
+    for n in nums:
+        d = describe(n)
+        value = fc.plan_value(plan, d["source"])
+        assert d["value"] == pytest.approx(value, abs=1e-12)
+        assert d["shown"] == fmt(value, d["decimals"], d.get("style", ""))
+        styles.add(d.get("style", ""))
+    assert {"group", "floor"} <= styles
+    assert "273,000,000" in [describe(n)["shown"] for n in nums]

@@ -133,8 +133,6 @@ def test_no_text_under_the_minimum_height(rendered, name):
 # `--planned` and `--voice none` renders last and what a teacher's storyboard promises; it may only
 # get closer to the truth: lower an entry when a beat is fixed, remove it at 0.
 OVERRUN_TODAY = {
-    ("logit_lens", "late"): 0.7, ("logit_lens", "prompts"): 11.9, ("logit_lens", "spread"): 14.1,
-    ("logit_lens", "kl"): 9.2,
     ("residual_stream", "attn0"): 15.9,
 }
 SLACK = 0.25      # seconds a beat may run over: a frame's rounding plus the 0.2 s test_video allows

@@ -92,6 +92,10 @@ def prompts_summary(sb: Storyboard, traces: list[Trace]) -> dict:
         "median_rank": med,
         "median_height": [rank_height(max(1.0, m), axis) for m in med],
         "median_kl": median_by_layer(rows, "kl"),
+        # a nat's scale, said with the KL chart: one nat is a factor of e in probability, and
+        # the median's first KL as a factor (exp of it; 3 significant digits, as said)
+        "nat_factor": math.e,
+        "kl_start_factor": float(f"{math.exp(median_by_layer(rows, 'kl')[0]):.3g}"),
         "median_entropy": median_by_layer(rows, "entropy"),
         "in_top": top_from_counts(rows, L),
         "rank_axis": axis,       # holds every prompt's own line, not only the median

@@ -39,7 +39,7 @@ axes, curve, a layer's two adds), `mobjects.credit` (the credit table), `motion.
 
 from __future__ import annotations
 
-from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (ArcBetweenPoints, Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot, FadeIn, FadeOut,
                    RoundedRectangle, Transform,
                    FadeTransform, GrowFromEdge, ReplacementTransform, GrowFromPoint, LaggedStart, Line, Rectangle,
                    ShowPassingFlash, Succession, UpdateFromAlphaFunc, VGroup,
@@ -48,14 +48,15 @@ from manim import (Arrow, DOWN, LEFT, RIGHT, UP, Create, config, DashedLine, Dot
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from .scene_prompts import WINDOW_PAD, beat_kl, beat_prompts, beat_spread, sweep_in, window_name
-from .scene_race import (STATE_INDEX_SIZE, SAME_LOOKING, LensRace, fade_swap, paint, state_ruler,
+from .scene_race import (STATE_INDEX_SIZE, SAME_LOOKING, LensRace, fade_swap, paint, prob_num,
+                         state_ruler,
                          x_label)
 from .view import Data, Model
 from scenes.base import StoryboardScene
 from scenes.motion import run_through
 from scenes.mobjects import (Num, RankPlots, StepBoxes, column_guide, column_places, credit_rows,
                        credit_table, final_outlines, grid_guide, inline, layer_ruler, legend_item,
-                       lens_column, lens_grid, lens_steps, prompt_line, txt)
+                       glyph_span, lens_column, lens_grid, lens_steps, prompt_line, txt)
 
 MAX_COLUMNS = 4            # lens columns side by side
 COL_WIDTH = 6.5            # a side slot
@@ -76,6 +77,7 @@ GUIDE_GAP = 0.25           # the space guide line over the lens boxes
 SLOW_UPDATES = 2           # the opening's updates shown one by one before the fast-forward
 RACE_SAID = 1.8            # the step the voice describes ("slides as it moves"), slow
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
+POINT_TIME = 1.0           # ... and for the pointer at the answer as it enters the top k
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
 PIPE_BOX = (3.1, 1.45)     # a step of the lens: its words on top, what it does to the row under
 PIPE_GAP = 0.45            # between the steps (their arrows)
@@ -241,8 +243,8 @@ class LogitLensScene(StoryboardScene):
         beat_prompts(self, self.v)
 
     def beat_spread(self, beat) -> None:
-        """The median entropy of the lens and its median KL from the final output, over the
-        same prompts (`scene_prompts.beat_spread`)."""
+        """The median entropy of the lens over the same prompts, one chart alone
+        (`scene_prompts.beat_spread`)."""
         beat_spread(self, self.v)
 
     def beat_kl(self, beat) -> None:
@@ -311,6 +313,13 @@ class LogitLensScene(StoryboardScene):
         container out takes them along)."""
         self.remove(*[m for mob in mobs for m in mob.get_family()])
         container.add(*mobs)
+        if container not in self.mobjects:
+            # r33: an animation of one of the container's parts (the prompt's "is" scaled as
+            # the stream leaves it) made Manim's `Scene.add` split the container into its
+            # parts on the scene; what was then added to it was never drawn (0:38-0:44 of
+            # round 32b: the lens column, its rank and the pipeline vanished for 6 s). The
+            # container is put back whole (its loose parts leave the scene list first).
+            self.add(container)
 
     # --- lens columns -------------------------------------------------------------------
     def lens_column(self, l: int) -> VGroup:
@@ -325,7 +334,9 @@ class LogitLensScene(StoryboardScene):
         rank, prob = col[1][2], col[1][3]
         at = rank.get_left()          # (before its parts move into the new rows)
         big_rank = inline(rank[0], txt("rank", T.LABEL_SIZE, T.MUTED), rank[2], buff=0.12)
-        big_prob = inline(txt("probability", T.LABEL_SIZE, T.MUTED), prob[1], buff=0.12)
+        big_prob = inline(txt("probability", T.LABEL_SIZE, T.MUTED),
+                          prob_num(self.v.layers[l].prob, T.LABEL_SIZE, prob[1].get_color()),
+                          buff=0.12)
         big_rank.move_to(at, aligned_edge=LEFT)
         big_prob.next_to(big_rank, DOWN, buff=T.TIGHT + 0.04, aligned_edge=LEFT)
         col[1].submobjects[2], col[1].submobjects[3] = big_rank, big_prob
@@ -345,9 +356,9 @@ class LogitLensScene(StoryboardScene):
         """How to read the column, and what the space mark means."""
         return VGroup(      # (what the lens does is drawn as its steps and said: not written)
             inline(txt("␣", T.LABEL_SIZE, T.TEXT, mono=True),
-                   txt("marks a space:", T.LABEL_SIZE, T.MUTED),
+                   txt("marks a space:", T.LABEL_SIZE, T.TEXT),     # r33: full contrast
                    txt(self.answer, T.LABEL_SIZE, T.TEXT, mono=True),
-                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.LABEL_SIZE, T.MUTED),
+                   txt("is \"" + self.answer.replace("␣", " ") + "\"", T.LABEL_SIZE, T.TEXT),
                    buff=0.16)      # r31: "␣Paris is" ran together at the default gap
         ).arrange(DOWN, aligned_edge=LEFT, buff=0.08)
 
@@ -357,10 +368,21 @@ class LogitLensScene(StoryboardScene):
         words = self.plan["sentences"][0].split()
         room = self.HOME_WIDTH - 2 * T.EDGE
         for cut in range(len(words)):
-            line = prompt_line(("… " if cut else "") + " ".join(words[cut:]), self.word)
+            self.prompt_source = ("… " if cut else "") + " ".join(words[cut:])
+            line = prompt_line(self.prompt_source, self.word)
             if line.width <= room:
                 return line
         return line
+
+    def focus_glyphs(self, prompt: VGroup):
+        """The glyphs of the prompt's focus word (its last occurrence: the token the lens
+        reads), or None."""
+        src, word = getattr(self, "prompt_source", None), str(self.word)
+        if not src or word not in src:
+            return None
+        i = src.rfind(word)
+        glyphs = glyph_span(prompt[1], src, i, i + len(word))
+        return glyphs if len(glyphs) else None
 
     def lens_panel(self) -> VGroup:
         """Prompt, how to read a column, empty column places, and a depth ruler under them."""
@@ -399,6 +421,21 @@ class LogitLensScene(StoryboardScene):
                 # lens's name and the steps all at once); its place kept by an empty group
                 fresh_panel.submobjects[1] = VGroup()
             self.lens_panel_mob = self.put("wide", fresh_panel)
+            if why:     # r32 "our prompt is The capital of France is, and the lens reads its
+                # last token, is": the prompt boxed while it is said (the stage held it
+                # alone, unpointed, for ~4 s)
+                take = self.cue_with("Take X", None)
+                if take is not None:
+                    # r32b (review: "the stream X^(7) is never tied to the token is"): the
+                    # prompt boxed over the sentence's first half, then its last token alone
+                    # ("... reads its last token, is"), from which the stream dot then drops
+                    span = self.cue_at(take) - self.time
+                    word = self.focus_glyphs(fresh_panel[0])
+                    self.emphasize(fresh_panel[0], run_time=max(1.0, (0.55 if word is not None
+                                                                      else 1.0) * span - 0.3))
+                    if word is not None:
+                        self.emphasize(word, run_time=max(1.0, self.cue_at(take) - self.time
+                                                          - 0.3))
             # r31: the guide, out of the panel while it waits, is placed by the column places
             # as the panel now stands (left out of the panel's move, it sat on the lens box's
             # top edge), ~15 px over them
@@ -420,23 +457,49 @@ class LogitLensScene(StoryboardScene):
                          c[2].animate.set_stroke(T.FAINT), c[3].animate.set_color(T.MUTED)]
         # 1. the stream after layer l: a dot runs along the ruler from the last lens to l
         runner = Dot(self.ruler_dots[self.last_lens].get_center(), radius=0.09, color=T.X)
+        word = self.focus_glyphs(panel[0]) if why and self.pipeline is None else None
+        if word is not None:    # r32b: the stream leaves the token "is" (the lens reads it)
+            runner.next_to(word, DOWN, buff=0.08)
+            self.play(FadeIn(runner, scale=2.0), word.animate.scale(1.15), run_time=0.4)
+            self.play(word.animate.scale(1 / 1.15), run_time=0.2)
         if old is not None:
             self.detach(panel, old)
+        if why:     # r32: the dot sets off, and the lens's steps come, with "Take X 7 there"
+            # (they were up while the voice was still on the prompt)
+            self.hold_until_cue(self.cue_with("Take X", max(0, self.n_cues() - 3)))
         self.play(runner.animate.move_to(dot), *dims,
                   *([FadeOutPlace(old)] if old is not None else []),
                   run_time=self.quick(0.12, 1.4))
         self.last_lens = l
+        if why and l > 0:
+            # r33 (review: "'the state that layer 6 wrote': layer 6 never appears"): the step
+            # from X^(l) to X^(l+1) under the ruler, an arrow named by its layer
+            a, b = self.ruler_dots[l - 1].get_center(), dot.get_center()
+            step = ArcBetweenPoints(a + 0.1 * DOWN, b + 0.1 * DOWN, angle=1.9,
+                                    stroke_color=T.TEXT, stroke_width=2)
+            step.add_tip(tip_length=0.09, tip_width=0.09)
+            wrote = inline(txt("layer", T.LABEL_SIZE, T.TEXT),
+                           Num(self.v.layers[l].layer, decimals=0, size=T.LABEL_SIZE,
+                               color=T.TEXT), buff=0.1)
+            # right of its arrow, just under the ruler (under the arrow it touched the caption)
+            wrote.next_to(step, RIGHT, buff=0.06)
+            wrote.shift(UP * (dot.get_bottom()[1] - 0.04 - wrote.get_top()[1]))
+            self.play(Create(step), FadeIn(wrote, shift=0.1 * UP), run_time=0.5)
+            self.adopt(panel, step, wrote)
         # 2. through the lens (final norm, unembedding, softmax) into its column; the first
         #    time, the lens is drawn as its steps and the stream runs through each
         fresh = self.pipeline is None
+        named = self.cue_with("nostalgebraist", None) if why else None
         if fresh:
+            # r33b (review: the name came 3 s after it was said): the steps are paced to end
+            # as "that is the logit lens, named by nostalgebraist" starts
             self.show_pipeline(runner, slot, paced=why,
-                               until=self.cue_at(self.n_cues() - 2) if why else None)
+                               until=(self.cue_at(named) if named is not None else
+                                      self.cue_at(self.n_cues() - 2)) if why else None)
         elif self.pipeline in panel:
             self.detach(panel, self.pipeline)
             self.play(FadeOutPlace(self.pipeline), run_time=self.quick(0.05, 0.4))
         head, bars, rank, prob = col[1]
-        named = self.cue_with("nostalgebraist", None) if why else None
         if named is not None:
             # "that is the logit lens, named by nostalgebraist": the name written as said,
             # right of the guide line (the chapter's citation)
@@ -540,7 +603,9 @@ class LogitLensScene(StoryboardScene):
         end_tag = x_label(v[-1].state, STATE_INDEX_SIZE, T.X).move_to(tag, aligned_edge=RIGHT)
         span = mid - self.time
         fill = max(0.8, min(1.2, 0.15 * span))
-        self.play(FadeIn(name, shift=0.1 * UP), FadeIn(ruler), run_time=0.6)
+        # r33b (review: "0:00-0:01.5 the stage is empty while the voice has started"): the
+        # stream's name and the ruler are up on the first frame, the cells fill at once
+        self.add(name, ruler)
         self.play(LaggedStart(*[FadeIn(c, scale=0.5) for c in left], lag_ratio=0.5),
                   FadeIn(dots, rate_func=lambda t: max(0.0, 2 * t - 1)),
                   LaggedStart(*[FadeIn(c, scale=0.5) for c in right], lag_ratio=0.5),
@@ -586,12 +651,19 @@ class LogitLensScene(StoryboardScene):
             # one label, at reading size, its layer number counting through the layers left
             # out (each value the plan's), the stream's name X^(l) and the dot counting with it
             fl = updates(row, [v[j].layer for j in fast])
-            names = [x_label(v[j].state, STATE_INDEX_SIZE, T.X).move_to(tag, aligned_edge=RIGHT)
-                     for j in fast]
+            # r33b (review: "'+ layer 28 update' sits beside X(29)"): each label paired with
+            # the state its layer reads (layer j reads X^(j), written by layer j-1); the sum
+            # is named once the fast-forward ends
+            names = [x_label(v[j - 1].state, STATE_INDEX_SIZE, T.X).move_to(
+                tag, aligned_edge=RIGHT) for j in fast]
+            after = x_label(v[fast[-1]].state, STATE_INDEX_SIZE, T.X).move_to(
+                tag, aligned_edge=RIGHT)
             strip0, label0 = fl[0]
             shown = VGroup(label0.copy())
+            # said on screen: the layers between go by fast (the voice does not name them)
+            skip = txt("fast-forward", T.LABEL_SIZE, T.MUTED).next_to(strip0, RIGHT, buff=0.2)
             self.play(FadeIn(strip0, shift=0.15 * DOWN), FadeIn(shown, shift=0.15 * DOWN),
-                      run_time=0.3)
+                      FadeIn(skip, shift=0.15 * DOWN), run_time=0.3)
             state = {"i": -1}
             now_tag = VGroup(tag.copy())
             self.remove(tag)
@@ -607,15 +679,16 @@ class LogitLensScene(StoryboardScene):
 
             run = max(1.2, 0.9 * per)
             self.play(UpdateFromAlphaFunc(VGroup(), count),
-                      here.animate(rate_func=linear).move_to(ruler.dots[fast[-1]]),
+                      here.animate(rate_func=linear).move_to(ruler.dots[fast[-1] - 1]),
                       Succession(*[ShowPassingFlash(under.copy(), time_width=0.5,
                                                     run_time=run / 4) for _ in range(4)]),
                       run_time=run, rate_func=linear)
-            self.wait(0.25)
-            self.play(FadeOut(strip0), FadeOut(shown), run_time=0.25)
-            self.remove(now_tag)
-            tag = names[-1]
-            self.add(tag)
+            self.play(FadeOut(strip0), FadeOut(shown), FadeOut(skip),
+                      FadeOut(now_tag, rate_func=_on_arrival),
+                      FadeIn(after, rate_func=_on_arrival),
+                      here.animate.move_to(ruler.dots[fast[-1]]), run_time=0.35)
+            self.wait(0.15)
+            tag = after
         if gap:
             strip, label = ups[-1]
             one_update(strip, label, idx[-1], True)
@@ -648,7 +721,7 @@ class LogitLensScene(StoryboardScene):
         steps[0].submobjects[0] = inline(
             txt("the stream", PIPE_TEXT, T.X),
             x_label(self.v.layers[self.last_lens].state, STATE_INDEX_SIZE, T.X), buff=0.1)
-        steps[1].submobjects[1] = txt("÷ own RMS, × weights", PIPE_TEXT, T.MUTED)
+        steps[1].submobjects[1] = txt("÷ RMS, × weights", PIPE_TEXT, T.MUTED)   # r32b: unscaled (22 px)
         boxes = VGroup()
         for i, body in enumerate(steps):
             body.arrange(DOWN, buff=0.06)
@@ -706,15 +779,23 @@ class LogitLensScene(StoryboardScene):
                                   stroke_width=0, fill_color=T.TEXT, fill_opacity=0.9)
                         for e in top_entries]).arrange(RIGHT, buff=0.06, aligned_edge=DOWN)
         bars.next_to(base.get_left(), RIGHT, buff=0.05, aligned_edge=DOWN).align_to(base, DOWN)
-        times = ([0.8, 1.2, 1.4, 1.4] if paced else [0.4, 0.5, 0.5, 0.5])
+        times = ([0.6, 0.9, 1.0, 1.0] if paced else [0.4, 0.5, 0.5, 0.5])
         self.play(LaggedStart(*[FadeInPlace(x) for x in boxes], lag_ratio=0.3),
-                  FadeInPlace(arrows), run_time=self.quick(0.08, 1.0))
+                  FadeInPlace(arrows), run_time=self.quick(0.08, 0.7 if paced else 1.0))
         if paced:       # "take X^(7) there ...": the pipeline's sentence (or sentences)
             self.hold_until_cue(self.cue_with("Take X", max(0, self.n_cues() - 3)))
         t0 = self.time
         span = max(4.0, (until if until is not None else t0 + 6.0) - t0)
-        at = ([0.0, 0.36, 0.47, 0.56] if paced else      # as the sentence names each step
-              [0.0, 0.0, 0.0, 0.0])
+        # as the sentence names each step ("Take X^(7) there ... Push it through the final
+        # RMSNorm, the unembedding and softmax"); `until` the next sentence's start (r33b)
+        at = ([0.0, 0.47, 0.61, 0.74] if paced else [0.0, 0.0, 0.0, 0.0])
+        push = self.cue_with("Push it", None) if paced else None
+        if push is not None and until is not None:
+            # r33b: each step as its word is said in "Push it through the final RMSNorm, the
+            # unembedding and softmax" (the steps ran 2-3 s behind it, the lens's name late)
+            tp = self.cue_at(push)
+            d = max(3.0, until - tp)
+            at = [0.0] + [(tp + f * d - t0) / span for f in (0.15, 0.45, 0.7)]
 
         def lit(i):
             return boxes[i][0].animate.set_stroke(T.TEXT, 2.5)
@@ -787,10 +868,17 @@ class LogitLensScene(StoryboardScene):
                 # is pointed at, and the run starts with the sentence that names it
                 # X^(1) held while "Each token keeps its bar" is said; the step plays on
                 # "which slides as it moves" (a third into the sentence), slowly
-                self.hold_until(self.cue_at(1) + 0.28 * (self.cue_at(2) - self.cue_at(1)))
+                # r32b: "... moves to X 2" (the step lands as the state is named); "Paris has
+                # its own row" (pointed at); "and its rank on a log scale at the right" (the
+                # gauge boxed)
+                span = self.cue_at(2) - self.cue_at(1)
+                self.hold_until(self.cue_at(1) + 0.2 * span)
                 race.step(self, fast.pop(0), RACE_SAID)
-                self.hold_until(self.cue_at(1) + 0.62 * (self.cue_at(2) - self.cue_at(1)))
+                self.hold_until(self.cue_at(1) + 0.5 * span)
                 self.point_at(race.extra[0][0] if len(race.extra[0]) > 1 else race.extra[0])
+                if getattr(race, "spark", None) is not None:
+                    self.hold_until(self.cue_at(1) + 0.72 * span)
+                    self.emphasize(race.spark, run_time=max(1.0, self.cue_at(2) - self.time - 0.2))
                 self.hold_until_cue(self.cue_with("jumps ahead", len(cues) - 2))
             # a long run steps by RACE_STRIDE states (ending on the beat's own), each held
             # so its numbers can be read
@@ -845,6 +933,8 @@ class LogitLensScene(StoryboardScene):
                         self.point_at(race.rows[self.data["answer"]["id"]])
         elif slow:
             left = self.beat_start + self.beat_end(beat) - self.time - RACE_TAIL
+            if enter in slow:       # r32: the pointer's flick is time too (silent plans ran
+                left -= POINT_TIME  # 0.7 s past the beat)
             per = max(RACE_SLOW[0], min(RACE_SLOW[1], left / len(slow)))
             for l in slow:
                 move = min(RACE_SLIDE, per)
@@ -933,11 +1023,12 @@ class LogitLensScene(StoryboardScene):
                   ReplacementTransform(old_prompt, prompt), ReplacementTransform(old_ruler, ruler),
                   run_time=self.quick(0.1, 1.6))
         still = VGroup(head_line, body, name).set_z_index(-1)     # under the bars as it fades in
-        self.play(*grown, FadeOut(box), FadeInPlace(still), run_time=self.quick(0.05, 0.8))
+        self.play(*grown, FadeOut(box), FadeInPlace(still), FadeIn(race.spark),
+                  run_time=self.quick(0.05, 0.8))
         still.set_z_index(0)
         self.remove(*[m for part in (prompt, ruler, head_line, body, name, *rows, answer,
                                      counter) for m in part.get_family()])
-        self.add(new, *rows, answer, counter)
+        self.add(new, *rows, answer, counter, race.spark)
         self.bring_to_back(new)
         self.slots["wide"], self.columns = new, []
         return new

@@ -1,14 +1,15 @@
 """The `prompts` beat: the lens over every sentence of the storyboard. First the prompts and
 their final answers (a list, as the voice says how they are scored), then the list leaves and
 the median rank of each prompt's own answer is drawn state by state on a log axis, with the
-shown prompt's curve faint behind it; the count of answers already in the top k for good is
-marked where the voice says it."""
+shown prompt's curve faint behind it; the top-k line is drawn and the median's points inside
+it are boxed where the voice says the median enters it."""
 
 from __future__ import annotations
 
 import math as pymath
 
-from manim import (DOWN, LEFT, RIGHT, UP, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowArrow, GrowFromEdge,
                    ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
@@ -21,7 +22,8 @@ from scenes.motion.pointer import point_at
 
 from .scene_race import SAME_LOOKING, STATE_INDEX_SIZE, x_label
 
-PLOT = (7.6, 3.9)         # the median-rank axes (width, height), its legend beside (one line)
+PLOT = (7.6, 4.35)        # the median-rank axes (width, height), its legend beside (one line;
+                          # r32: taller, the stage's lower third was empty)
 SPREAD = (9.4, 4.3)       # the entropy and the KL axes (one at a time, near centre:
                           # the last point's number and note right of it)
 LIST_ROWS = 10            # prompts per column of the list: one column, at full size (two
@@ -32,7 +34,6 @@ LIST_SIZE = T.LABEL_SIZE  # their text: the list fills the frame (at the small s
 MEDIAN = T.TEXT           # the medians' lines: white (blue is the stream's, yellow Paris's)
 LEGEND_WIDTH = 4.4        # the legend's widest entry, beside the median-rank axes
 KEY_SIZE = T.LABEL_SIZE   # the legend's text (at the small size it read ~11 px)
-FOR_GOOD = T.VALUE_POS    # the answers in the top k for good: a colour of their own
 
 
 def prompt_list(v) -> VGroup:
@@ -68,9 +69,9 @@ class MedianPlot:
             x_ticks=[(l, v.layers[l].state.value, v.layers[l].state.path) for l in ticks],
             y_ticks=[(t.height.value, t.rank.value, t.rank.path) for t in ax.ticks],
             size=T.LABEL_SIZE)
-        head = inline(txt("rank of each prompt's own answer, and their median over",
+        head = inline(txt("rank of each prompt's own answer (1 = top), and the median over the",
                           T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
-                      txt("(1 = top)", T.LABEL_SIZE), buff=0.1)
+                      txt("prompts", T.LABEL_SIZE), buff=0.1)
         head.next_to(self.axes, UP, buff=0.25).align_to(self.axes, LEFT)
         name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                       x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
@@ -88,11 +89,24 @@ class MedianPlot:
                         ).set_points_as_corners([self.pt(l, r) for l, r in enumerate(ranks)])
 
 
+def timeline(scene, n_said: int):
+    """(cue, at): a beat's sentence index clamped to its cues, and the scene time sentence i
+    starts. Silent (no cues), sentence i of `n_said` starts i / n_said into the beat (r32:
+    every sentence was at the beat's end, and the scene's least run times added up to ~10 s
+    past its planned duration)."""
+    cues = scene.beat.get("cues") or []
+    if cues:
+        cue = lambda i: min(i, len(cues) - 1)      # noqa: E731
+        return cue, lambda i: scene.cue_at(cue(i))
+    dur, t0 = float(scene.beat["duration"]), scene.beat_start
+    return (lambda i: i), (lambda i: t0 + dur * min(i, n_said) / n_said)
+
+
 def beat_prompts(scene, v) -> None:
     """The handler (called by LogitLensScene.beat_prompts with the plan's view)."""
     p = v.prompts
     n_cues = scene.n_cues()
-    cue = lambda i: min(i, max(0, n_cues - 1))
+    cue, at = timeline(scene, 6)
     # "at X^(21) the median is 836.5 ...": in the lines' sentence (cue 2) or one of its own;
     # the later sentences move on by as many
     nums = scene.cue_with("the median is", 2)
@@ -124,14 +138,16 @@ def beat_prompts(scene, v) -> None:
                    run_time=0.8)
         rest = rows[1:]
     scene.play(LaggedStart(*[FadeIn(r, shift=0.1 * UP) for r in rest], lag_ratio=0.25),
-               run_time=scene.pace(scene.cue_at(cue(1)) + 1.0, 1, 1.5, cap=2.2))
+               run_time=scene.pace(at(1) + 1.0, 1, 1.5, cap=2.2))
     # "... scored against its own final answer": each answer underlined in turn, down the list
     # (the first already is: Paris's line)
-    romeo = scene.cue_with("Romeo", None)
+    romeo = scene.cue_with("for Romeo", None)
     lines_at = scene.cue_with("becomes one line", None)
     named = scene.cue_with("white line", nums - 1)
     todo = marks[1:] if line is not None else marks
-    until = scene.cue_at(cue(romeo if romeo is not None else named))
+    # r33 (review: "during 'becomes one line' the list only gets underlined"): the underlines
+    # fill the first sentence (which names each prompt's answer); the lines form in their own
+    until = at(romeo if romeo is not None else lines_at if lines_at is not None else named)
     scene.play(LaggedStart(*[Create(m) for m in todo], lag_ratio=0.6),
                run_time=max(0.6, until - scene.time - 0.3))
     scene.adopt(frame, *rows)
@@ -140,15 +156,16 @@ def beat_prompts(scene, v) -> None:
     listing = frame
     if romeo is not None:
         # "for Romeo and, that answer is the model's own next token": its row boxed
-        scene.hold_until_cue(cue(romeo))
+        scene.hold_until(at(romeo))
         scene.emphasize(VGroup(rows[-1], marks[-1]),
-                        run_time=max(1.0, scene.cue_at(cue(romeo + 1)) - scene.time - 0.3))
-    scene.hold_until_cue(cue(lines_at if lines_at is not None else named))
+                        run_time=max(1.0, at(romeo + 1) - scene.time - 0.3))
+    scene.hold_until(at(lines_at if lines_at is not None else named))
     mp = MedianPlot(v)
     plot = mp.group
     plot.set_y(scene.top - plot.height / 2).set_x(0)
     key = legend(p)
-    key.next_to(mp.axes.axes, RIGHT, buff=0.25).align_to(mp.axes.axes, UP)
+    # (r32: 0.45 off the axes: the box round the median's last points touched the key)
+    key.next_to(mp.axes.axes, RIGHT, buff=0.45).align_to(mp.axes.axes, UP)
     VGroup(plot, key).set_x(0)
     ranks = [float(x) for x in p.median_rank]
     # "each answer's rank, state by state, becomes one line": the prompts' words leave, their
@@ -174,7 +191,7 @@ def beat_prompts(scene, v) -> None:
     axis_name = plot[2]
     plot.remove(axis_name)
     t_move = scene.time
-    t_named = scene.cue_at(cue(named))
+    t_named = at(named)
     L0 = len(p.items[0].ranks)
     # r31b: Paris's underline stays yellow all the way (it turned grey, then yellow again)
     flat = VGroup(*[Line(mp.pt(0, float(it.ranks[0])), mp.pt(L0 - 1, float(it.ranks[0])),
@@ -200,15 +217,19 @@ def beat_prompts(scene, v) -> None:
     L = len(ranks)
     cut = DashedLine(mp.pt(-0.5, float(p.top)), mp.pt(L - 0.5, float(p.top)), dash_length=0.08,
                      stroke_color=T.TEXT, stroke_width=1.5, stroke_opacity=0.7)
-    cut_name = inline(txt("rank", T.LABEL_SIZE, T.TEXT),
-                      Num(p.top, decimals=0, size=T.LABEL_SIZE, color=T.TEXT), buff=0.08)
-    cut_name.next_to(mp.pt(8, float(p.top)), UP, buff=0.06)     # clear of the early marks
+    # r33b (review: "label the dashed rank-10 line 'top 10'"): named above the line, right
+    # of the early prompts' callouts and left of where Romeo's line and the median cross it
+    # (the band over it holds only Monday's line, near rank 1-3, from X^(2) on)
+    cut_name = inline(txt("top", T.LABEL_SIZE, T.TEXT),
+                      Num(p.top, decimals=0, size=T.LABEL_SIZE, color=T.TEXT), buff=0.14)
+    cut_name.next_to(mp.pt(TOP_NAME_AT, float(p.top)), UP, buff=0.08).align_to(
+        mp.pt(TOP_NAME_AT, float(p.top)), RIGHT)
     med = mp.line(ranks, MEDIAN, 4)
     dots = VGroup(*[Dot(mp.pt(l, r), radius=0.04, color=MEDIAN) for l, r in enumerate(ranks)])
     # "the white line is their median rank": drawn, with its key, as that is said; "the
     # yellow one Paris": Paris's line turns yellow, with its key, as that is said
     scene.hold_until(t_named)
-    t_end = scene.cue_at(cue(named + 1))
+    t_end = at(named + 1)
     scene.play(Create(med, rate_func=linear), FadeIn(key[0], shift=0.1 * LEFT),
                run_time=max(1.0, 0.5 * (t_end - t_named)))
     scene.play(ShowPassingFlash(own[0].copy().set_stroke(T.HIGHLIGHT, 6, 1.0), time_width=0.5),
@@ -217,11 +238,11 @@ def beat_prompts(scene, v) -> None:
     # the prompts' own lines step back (still there, fainter): the eye keeps to the median
     # and Paris
     scene.play(FadeIn(dots),
-               *[m.animate.set_stroke(opacity=0.2) for m in own[1:]], run_time=0.6)
+               *[m.animate.set_stroke(opacity=0.1) for m in own[1:]], run_time=0.6)
     scene.adopt(plot, own, med, dots, key)
     # "at X^(21) the median is still 836.5 and Paris is at 3,241": each point circled with
     # its number as it is said (the median above its line, Paris under its own)
-    t2, t3 = t_move, scene.cue_at(cue(3 + o))
+    t2, t3 = t_move, at(3 + o)
     said = []
     l = min(20, L - 1)
     if len(p.items[0].ranks) > l:
@@ -236,13 +257,13 @@ def beat_prompts(scene, v) -> None:
                             color=T.HIGHLIGHT), buff=0.08),
                  DOWN, 0.72)]
     if nums != 2:       # said in a sentence of their own: spread over it
-        t2, t3 = scene.cue_at(cue(nums)), scene.cue_at(cue(nums + 1))
-        said = [(at, num, side, w) for (at, num, side, _), w in zip(said, (0.3, 0.65))]
+        t2, t3 = at(nums), at(nums + 1)
+        said = [(spot, num, side, w) for (spot, num, side, _), w in zip(said, (0.3, 0.65))]
     callouts = []
-    for at, num, side, when in said:
+    for spot, num, side, when in said:
         # a ring on the very point the number names, the number straight above/below it
-        ring = Circle(radius=0.1, stroke_color=at.get_color(), stroke_width=2.5
-                      ).move_to(at.get_center())
+        ring = Circle(radius=0.1, stroke_color=spot.get_color(), stroke_width=2.5
+                      ).move_to(spot.get_center())
         num.next_to(ring, UP if side[1] > 0 else DOWN, buff=0.08)
         if side[1] > 0:       # its right end over the ring: the median climbs steeply right
             num.align_to(ring, RIGHT)      # of it (a number there sat on the line)
@@ -250,77 +271,60 @@ def beat_prompts(scene, v) -> None:
         scene.play(Create(ring), FadeIn(num), run_time=0.6)
         scene.adopt(plot, ring, num)
         callouts.append(VGroup(ring, num))
-    # "by X^(26) only 3 of the 10 answers have crossed into the top 10 for good": the rank-10
-    # line, and each prompt that crosses it for good by X^(26) marked there and named
-    scene.hold_until_cue(cue(3 + o))
-    k = 25
-    # r31b: the Paris call-out leaves before the rank-10 line and the green dots come (the
-    # frame had both call-outs, the line, three dots and a four-entry key at once)
-    paris_out = [m for c in callouts[1:] for m in c]
-    scene.detach(plot, *paris_out)
-    scene.play(Create(cut), FadeIn(cut_name), *[FadeOut(m) for m in paris_out],
-               run_time=scene.quick(0.04, 0.6))
-    marks, names, whose = VGroup(), VGroup(), []
-    items = list(p.items)
-    for idx, it in sorted(enumerate(items), key=lambda e: (e[1].top_from.value is None,
-                                                          e[1].top_from.value or 0)):
-        if it.top_from.value is None:
-            continue
-        l = int(it.top_from)
-        if l > k:           # only the answers the voice counts are marked (no unsaid dots)
-            continue
-        m = Dot(mp.pt(l, float(it.ranks[l])), radius=0.08, color=FOR_GOOD)
-        marks.add(m)
-        # r31: named in the legend, right of the axes (above its dot, "␣into" sat on the
-        # median's and the green lines' climb)
-        name = txt(str(it.answer.display), KEY_SIZE, FOR_GOOD, mono=True)
-        names.add(name)
-        whose.append(idx)
-    note = inline(Num(p.in_top[k], decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
-                  txt("of", T.LABEL_SIZE), Num(p.n, decimals=0, size=T.LABEL_SIZE),
-                  txt("answers in the top", T.LABEL_SIZE),
-                  Num(p.top, decimals=0, size=T.LABEL_SIZE),
-                  txt("for good by", T.LABEL_SIZE), x_label(v.layers[k].state, STATE_INDEX_SIZE),
-                  buff=0.1)
-    note.next_to(mp.axes.axes, DOWN, buff=0.95).align_to(mp.axes.axes, RIGHT)
-    # the green dots' key joins the legend as they come (not before: no key for what is not
-    # drawn yet)
-    good = VGroup(Dot(radius=0.08, color=FOR_GOOD),
-                  inline(txt("in the top", KEY_SIZE, FOR_GOOD),
-                         Num(p.top, decimals=0, size=KEY_SIZE, color=FOR_GOOD),
-                         txt("for good", KEY_SIZE, FOR_GOOD), buff=0.08)
-                  ).arrange(RIGHT, buff=0.1)
-    good.next_to(key, DOWN, buff=0.15, aligned_edge=LEFT)
-    if len(names):      # the names a row under their key, in the order said
-        names.arrange(RIGHT, buff=0.3).next_to(good, DOWN, buff=0.15).align_to(good[1], LEFT)
-    # (r31: no rule at X^(26) either: the note under the axes names the state; the chart
-    # had the rank-10 rule, that one, five labels and a four-line key at once)
-    scene.play(LaggedStart(*[FadeIn(m, scale=2) for m in marks], lag_ratio=0.15),
-               FadeIn(good), run_time=scene.quick(0.1, 1.5))
-    scene.play(FadeInPlace(note), run_time=scene.quick(0.05, 0.6))
-    scene.adopt(plot, cut, cut_name, marks, note, good)
-    # "those early three are and, the, and into": each name at its mark as it is said
-    scene.hold_until_cue(cue(4 + o))
-    # (spread over the sentence's names and "function words": no still hold while it is said)
-    # r31: the prompts' lines not named step further back as the three are named
-    unnamed = [m for i, m in enumerate(own) if i != 0 and i not in whose]
-    first = True
-    for n, i in zip(names, whose):
-        # r31: its own grey line lights up as its answer is named (the ten lines are told
-        # apart where the voice tells them apart)
-        lit = [own[i].animate.set_stroke(FOR_GOOD, 2.0, 0.9)] if i != 0 else []
-        if first:
-            lit += [m.animate.set_stroke(opacity=0.08) for m in unnamed]
-            first = False
-        scene.play(FadeIn(n, shift=0.1 * DOWN), *lit, run_time=scene.pace(scene.cue_at(cue(4 + o)) + 3.6,
-                                                                   len(names), 0.5, cap=1.2))
-    scene.adopt(plot, names)
-    scene.hold_until_cue(cue(5 + o))
-    # "so in the median, the answer the lens can read comes late": the median's late points,
-    # boxed (no shaded window here: that window is Paris's climb, shown on its own chart)
-    start = int(v.window.start)
-    scene.emphasize(VGroup(*dots[start:]),
-                    run_time=max(1.0, scene.cue_at(cue(6 + o)) - scene.time - 0.3))
+    # "the median enters the top 10 only at X^(27): ... the readable answer comes late": the
+    # call-outs leave (one idea: where the median crosses), the rank-10 line is drawn, and
+    # the median's points from its first one in the top 10 on are boxed. (r32: the "3 of 10
+    # answers in the top 10 for good" passage, its green lines, dots, names and key, was cut:
+    # the frame held ten lines, the median, Paris, three green lines and a five-entry key)
+    scene.hold_until(at(3 + o))
+    for c in callouts:
+        scene.detach(plot, *c)
+    scene.play(Create(cut), FadeIn(cut_name), *[FadeOut(c) for c in callouts],
+               run_time=scene.quick(0.05, 0.8))
+    scene.adopt(plot, cut, cut_name)
+    inside = next((l for l in range(L) if all(float(r) <= float(p.top) for r in ranks[l:])), L - 1)
+    scene.emphasize(VGroup(*dots[inside:]),
+                    run_time=max(1.0, at(4 + o) - scene.time - 0.3))
+    # r32b (review: "two prompts are readable early and the voice never points them out"):
+    # the prompts whose answer is in the top 10 for good before the late window, their lines
+    # brought back and named under them as the sentence says them
+    early_at = scene.cue_with("read early", None)
+    early = [i for i, it in enumerate(p.items) if i > 0 and it.top_from is not None
+             and int(it.top_from) < int(v.window.start)]
+    if early_at is not None and early:
+        # r33b (review: the callouts pointed at X~13 while the voice named X^(1) and X^(20)):
+        # a dot where each line enters the top 10 for good (its top_from), on the line, as
+        # the voice names that state, the name beside it clear of the lines
+        scene.hold_until(at(early_at))
+        span = max(1.0, scene.cue_at(n_cues) - scene.time - 0.3)
+        scene.play(*[own[i].animate.set_stroke(T.MUTED, 2.5, opacity=1.0) for i in early],
+                   run_time=0.5)
+        for k, i in enumerate(early):
+            it = p.items[i]
+            words = str(it.sentence).split()
+            short = str(it.sentence) if len(words) <= 2 else words[0].rstrip(",") + " …"
+            name = txt(f"{str(it.answer.text).strip()}  ({short})", T.LABEL_SIZE, T.TEXT)
+            l0 = int(it.top_from)
+            spot = mp.pt(l0, float(it.ranks[l0]))
+            dot = Dot(spot, radius=0.07, color=T.TEXT)
+            ring = Circle(radius=0.12, stroke_color=T.TEXT, stroke_width=2).move_to(spot)
+            if l0 <= 2:
+                # at the left end: in the band between its own line (rank <= 3 from X^(2)
+                # on) and the dashed line, just right of the dot
+                name.next_to(mp.pt(l0, float(p.top)), UP, buff=0.05).align_to(
+                    ring.get_right() + 0.12 * RIGHT, LEFT)
+            else:
+                # under the dashed line and its own line (ranks 10-20 before it enters),
+                # ending left of the dot, a leader from the name up to it
+                name.next_to(mp.pt(l0, 30.0), DOWN, buff=0.05).align_to(
+                    ring.get_left() + 0.05 * LEFT, RIGHT)
+            lead = Line(name.get_corner(UP + RIGHT) + 0.05 * UP, ring.get_bottom(),
+                        stroke_color=T.TEXT, stroke_width=1.5) if l0 > 2 else VGroup()
+            scene.hold_until(scene.time if k == 0 else at(early_at) + 0.55 * span)
+            scene.play(FadeIn(dot, scale=2.0), Create(ring),
+                       *([Create(lead)] if l0 > 2 else []), FadeIn(name, shift=0.1 * UP),
+                       run_time=0.6)
+            scene.adopt(plot, VGroup(dot, ring, lead, name))
     scene.spread_from = plot        # what the spread plots replace (a beat of their own)
 
 
@@ -375,7 +379,7 @@ def entropy_part(scene, v, plot) -> None:
         scene, "In our prompt", "spreads its guesses", "median over", "higher than",
         "own output")
     end = scene.cue_at(n_cues)
-    at = lambda i: scene.cue_at(cue(i))
+    cue, at = timeline(scene, 6)
     pair = spread_pair(scene, v)
     ent_box = pair.group[0]
     ent, ent_marks = pair.lines[0]
@@ -396,7 +400,7 @@ def entropy_part(scene, v, plot) -> None:
     scene.hold_until(at(ours_at))
     # "in our prompt, X^(20) put 0.98 on a space: entropy 0.13"
     for card, i in ((cards[0], ours_at), (cards[1], wide_at)):
-        scene.hold_until_cue(cue(i))
+        scene.hold_until(at(i))
         span = max(1.6, at(i + 1) - scene.time - 0.3)
         if card is cards[0]:    # (X^(20)'s top probability is said; X^(29)'s is not)
             scene.play(FadeIn(card[4], shift=0.1 * LEFT), run_time=0.5)
@@ -429,7 +433,7 @@ def entropy_part(scene, v, plot) -> None:
     # "the white line is the median ...: up to X^(27) it stays at or below 1.58": our
     # prompt's note leaves, the median's line is drawn as it is named, then a dashed level
     # at 1.58 runs up to X^(27) (the number said, with its point), the line traced under it
-    scene.hold_until_cue(cue(med_at))
+    scene.hold_until(at(med_at))
     early = pair.series[0][3]
     ax, series, vals, _, _ = pair.series[0]
     # (white, the pointer's colour: yellow is Paris's)
@@ -451,7 +455,7 @@ def entropy_part(scene, v, plot) -> None:
     scene.adopt(ent_box, ent_marks[1])
     # "from X^(28) on it is higher than anywhere before": the last three points, without
     # numbers (the shape is what is said), boxed together
-    scene.hold_until_cue(cue(high_at))
+    scene.hold_until(at(high_at))
     last3 = pair.last_values(0, 3)
     dots3 = VGroup(*[m[0] for m in last3])
     scene.play(LaggedStart(*[FadeIn(d, scale=1.4) for d in dots3], lag_ratio=0.4),
@@ -460,7 +464,7 @@ def entropy_part(scene, v, plot) -> None:
     scene.adopt(ent_box, dots3)
     # "X^(30) is the model's own output: 2.30 there is the model's own uncertainty": the
     # last point's number as it is said, and the note under it (well clear of that number)
-    scene.hold_until_cue(cue(own_at))
+    scene.hold_until(at(own_at))
     L = pair.L
     own_note = VGroup(inline(x_label(v.layers[L - 1].state, T.MATH_SIZE, T.TEXT),
                              txt("is", T.LABEL_SIZE, T.TEXT), buff=0.1),
@@ -478,10 +482,11 @@ def kl_part(scene, v, gone: list) -> None:
     the late layers shaded as the voice closes."""
     n_cues = scene.n_cues()
     cue = lambda i: min(i, max(0, n_cues - 1))
-    kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
-        scene, "Its median climbs", "come back below", "Shaded", "chapter says", "what sharpens")
+    nat_at, kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
+        scene, "the median over the prompts is", "Its median climbs", "back below", "Shaded", "chapter says",
+        "what sharpens")
     end = scene.cue_at(n_cues)
-    at = lambda i: scene.cue_at(cue(i))
+    cue, at = timeline(scene, 7)       # (silent: "what sharpens" at 6/7 of the beat)
     pair = spread_pair(scene, v)
     kl_box = pair.group[1]
     kl, kl_marks = pair.lines[1]
@@ -504,20 +509,42 @@ def kl_part(scene, v, gone: list) -> None:
         scene.add(kl_box)
     else:
         if gone:
-            scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.45)
-        scene.play(FadeInPlace(kl_box), run_time=0.45)
+            scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.3)
     scene.slots.update({k: None for k in scene.slots})
     scene.slots["wide"] = kl_box
     # "KL divergence ... measures how far the lens's guesses are from the model's output"
-    scene.play(Create(kl, rate_func=linear),
-               run_time=max(1.0, 0.55 * (at(kl_nums) - scene.time)))
+    # (r33, review: "a blank fade of ~1.5 s while KL is defined": the axes come and the line
+    # starts in one play)
+    draw = max(1.0, 0.55 * (at(nat_at) - scene.time))
+    if kl_box in scene.mobjects:
+        scene.play(Create(kl, rate_func=linear), run_time=draw)
+    else:
+        scene.play(AnimationGroup(FadeInPlace(kl_box, run_time=0.45),
+                                  Create(kl, rate_func=linear, run_time=draw)))
+        scene.add(kl_box)
     # (it lights up, no box: r30's box cut the title's descenders and touched the y axis)
     scene.play(pair.subs[1].animate.set_color(T.TEXT), run_time=0.5)
-    scene.hold_until(at(kl_nums) - 0.5)
+    scene.hold_until(at(nat_at) - 0.5)
     scene.play(pair.subs[1].animate.set_color(T.MUTED), run_time=0.4)
     scene.adopt(kl_box, kl)
+    # r32 "each nat is a factor of about 2.7: at 19.4 nats, where the median starts, ...":
+    # the scale's anchor is the start's point, marked with its number as it is said
+    scene.hold_until(at(nat_at))
+    scene.play(FadeIn(kl_marks[0], scale=1.5), run_time=0.6)
+    # r32b (review: "273,000,000 and 2.7 a nat only spoken; the 19.4 box covers the axis's
+    # 20"): the start's nats as a factor, written under the line right of its point as the
+    # voice says it, what is divided by what under it; the box round the formula (off the
+    # y axis), over the whole sentence
+    scale = nat_scale(v).next_to(pair.series[1][0].axes.c2p(4.0, 17.0), DOWN + RIGHT, buff=0)
+    scene.play(FadeIn(scale, shift=0.1 * UP), run_time=0.6)
+    scene.emphasize(scale, run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
+    scene.adopt(kl_box, kl_marks[0])
+    scene.play(FadeOutPlace(scale), run_time=0.4)
     # "its median climbs first, to its peak at X^(17)": the peak, as it is said
     t_a, t_b = at(kl_nums), at(kl_drop)
+    if kl_drop == kl_nums:      # r32: one sentence says the peak, then "back below": the
+        # peak over its first half (the voice reaches "and only at X 24" about then)
+        t_b = t_a + 0.5 * (at(kl_drop + 1) - t_a)
     scene.hold_until(t_a + 0.15 * (t_b - t_a))
     scene.play(FadeIn(kl_marks[1], scale=1.5), run_time=0.6)
     scene.emphasize(kl_marks[1], run_time=max(1.0, t_b - scene.time - 0.3))
@@ -525,32 +552,37 @@ def kl_part(scene, v, gone: list) -> None:
     # "only at X^(24) does it come back below where it started, 19.4, and it reaches 0 at
     # X^(30)": the start's point and the level of it across the chart, the first point
     # under it, then the last point's 0
-    scene.hold_until_cue(cue(kl_drop))
+    scene.hold_until(t_b)
     level, bands, names = pair.closing(v)
     t_c = at(shade_at)
     start = int(v.window.start)
-    falling = pair.last_points(1, L - start)
-    scene.play(FadeIn(kl_marks[0], scale=1.5), Create(level), run_time=0.8)
-    scene.adopt(kl_box, kl_marks[0])
-    scene.emphasize(falling[0], run_time=max(1.0, t_b + 0.55 * (t_c - t_b) - scene.time),
-                    extra=[FadeIn(falling[0], scale=1.5)])
+    # r32: the window's points from the state it starts at, X^(start), as its shade does (the
+    # closing box began one state right of the shade): falling[0] is X^(start), falling[1]
+    # the first state back below the start
+    falling = pair.last_points(1, L - start + 1)
+    first = falling[1]
+    scene.play(Create(level), run_time=0.8)
+    zero_at = at(kl_drop + 1) if kl_drop == kl_nums else t_b + 0.55 * (t_c - t_b)
+    scene.emphasize(first, run_time=max(1.0, zero_at - scene.time - 0.2),
+                    extra=[FadeIn(first, scale=1.5)])
     scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.6)
     # (its number boxed, not the point: the point sits on the axis over the tick "30")
     scene.emphasize(kl_marks[2][1], run_time=max(1.0, t_c - scene.time - 0.3))
-    scene.adopt(kl_box, level, falling[0], kl_marks[2])
+    scene.adopt(kl_box, level, first, kl_marks[2])
     # "shaded are the last 7 layers, where Paris climbed ...: over them the median KL falls
     # toward 0": the band and its name as said, then its points in turn
-    scene.hold_until_cue(cue(shade_at))
+    scene.hold_until(at(shade_at))
     band, name = bands[1], names[1]
     scene.play(sweep_in(band), FadeIn(name), run_time=1.2)
     scene.emphasize(name, run_time=max(1.0, min(3.0, 0.4 * (at(chap_at) - scene.time))))
-    scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in falling[1:]], lag_ratio=0.4),
+    rest = [falling[0], *falling[2:]]
+    scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in rest], lag_ratio=0.4),
                run_time=max(1.0, at(chap_at) - scene.time - 0.3))
-    scene.adopt(kl_box, band, name, *falling[1:])     # (falling[0] is already in it)
-    # "the chapter says predictions usually sharpen with depth in GPT-2-style models": the
+    scene.adopt(kl_box, band, name, *rest)     # (falling[1] is already in it)
+    # "the chapter says predictions usually sharpen with depth": the
     # chapter's claim written, as said, right of the chart's title (its source on screen;
     # nothing on the chart is pointed at until the voice says what sharpens here)
-    scene.hold_until_cue(cue(chap_at))
+    scene.hold_until(at(chap_at))
     # r30: the chart keeps its title (the y axis is never unnamed); the chapter's claim is
     # the caption line while it is said, and the beat's caption comes back with the closing
     # sentence (a burned-caption plan already shows the spoken words there)
@@ -560,19 +592,89 @@ def kl_part(scene, v, gone: list) -> None:
     # "here, what sharpens is the lens's match with the output ... in the last 7 layers":
     # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
     # the title's "median", then the footer that names the copy
-    scene.hold_until_cue(cue(here_at))
+    scene.hold_until(at(here_at))
+    if here_at == chap_at:      # r32: one sentence says both (the chapter's, then "here"):
+        # the claim stays up over its first part (r33: of that sentence, not of the beat's
+        # rest: the band was outlined only with the entropy sentence, 7.6 s still before it)
+        conf_at = scene.cue_with("Not its confidence", None)
+        stop = at(conf_at) if conf_at is not None and conf_at > chap_at else end
+        scene.hold_until(at(chap_at) + 0.45 * (stop - at(chap_at)))
     # r31b: the beat's caption back with the closing sentence (no "both are medians" line
     # any more: it was said over the KL chart alone); the band's points boxed while the
     # sentence says what sharpens there
+    # r32b (review: "the caption goes back to the KL line; the conclusion never appears"):
+    # the conclusion is the caption from here to the end (the entropy sentence included)
     if quoted:
-        scene.set_caption(scene.beat["caption"])
-    # (the box round the band's points above the last, which sits on the axis: the box
-    # stays inside the axes, off the tick numbers)
-    scene.emphasize(VGroup(*falling[:-1]) if len(falling) > 1 else falling, buff=0.05,
-                    run_time=max(1.0, end - scene.time - 0.4),
-                    extra=[band.animate.set_fill(opacity=0.16)])
+        scene.set_caption(here_claim(v))
+    # r32b (review: "the final box stops short of the shading and cuts 0.0"): the band
+    # itself is outlined and deepened, its edges the shading's (the last "0.0" sits inside)
+    scene.play(band.animate.set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0),
+               run_time=0.6)
+    # r32b: "not its confidence: the median entropy ... is lowest at X^(20), 0.54 nats": the
+    # two numbers written under the curve's early part as said (no chart of its own)
+    conf = scene.cue_with("Not its confidence", None)
+    if conf is not None and conf < n_cues:
+        # r33b (review: "the entropy inset sits in the KL plot, no y axis, its own x range"):
+        # the KL chart clears and becomes the entropy chart on the same x axis (the states
+        # it names where they were, the shaded last layers kept): its title and y axis (a
+        # nats scale) turn into entropy's, its line is drawn, then its low (X^(20)) and its
+        # end (X^(30)) are marked with their numbers as they are said
+        scene.hold_until(scene.cue_at(conf))
+        t0, t1 = scene.time, end
+        ent_box = pair.group[0]
+        ent, ent_marks = pair.lines[0]
+        keep = {id(band), id(name)}
+        extra = [m for m in kl_box.submobjects[4:] if id(m) not in keep]
+        base = list(kl_box.submobjects[:4])
+        scene.remove(kl_box)
+        scene.add(*base, band, name, *extra)
+        new_band = bands[0].set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0)
+        scene.play(*[FadeOutPlace(m) for m in extra + base[:2]], run_time=0.45)
+        scene.play(ReplacementTransform(base[2], ent_box[2]),
+                   ReplacementTransform(base[3], ent_box[3]),
+                   ReplacementTransform(band, new_band),
+                   FadeIn(ent_box[0], shift=0.2 * UP), FadeIn(ent_box[1], shift=0.2 * UP),
+                   run_time=0.9)
+        scene.remove(*ent_box.submobjects)
+        scene.add(ent_box)
+        scene.slots["wide"] = ent_box
+        scene.adopt(ent_box, new_band, name)
+        scene.play(Create(ent, rate_func=linear), run_time=max(1.0, 0.25 * (t1 - t0)))
+        scene.adopt(ent_box, ent)
+        lo = ent_marks[0]                       # the median's low, X^(20), "median 0.54"
+        last = pair.last_values(0, 1)[0]        # X^(30), its number right of it
+        scene.hold_until(t0 + 0.4 * (t1 - t0))
+        # (a ring on the low point, not a box round its number: the box touched the x axis)
+        ring = Circle(radius=0.13, stroke_color=T.TEXT, stroke_width=2.5).move_to(lo[0])
+        scene.play(FadeIn(lo[0], scale=1.5), FadeIn(lo[1], shift=0.1 * UP), Create(ring),
+                   run_time=0.6)
+        scene.hold_until(t0 + 0.76 * (t1 - t0))
+        scene.play(FadeIn(last[0], scale=1.5), FadeIn(last[1], shift=0.1 * UP), run_time=0.5)
+        scene.adopt(ent_box, lo, ring, last)
+    scene.hold_until(end - 0.2)
+
 
 CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth (in GPT-2-style models)."
+
+
+def here_claim(v) -> str:
+    """The video's conclusion, as the caption while it is said."""
+    return "Here: the lens's match with the output sharpens, not its confidence."
+
+
+def nat_scale(v) -> VGroup:
+    """The median's first KL read as one concrete case (an illustration, said as one): were
+    the output sure of one token, KL would be minus the log of the lens's probability for
+    it, so 19.4 nats is one chance in e^19.4 (the plan's kl_start_factor), about 273,000,000."""
+    # r33b (review: "273,000,000 times, averaged in logs" was hard to follow, and 19.4 a
+    # median): the median, and one case, in words (e^19.4's superscript read ~8 px)
+    # (the 19.4 itself is the first point's number, written once)
+    return VGroup(txt("e.g. were the output sure of one token,", T.LABEL_SIZE, T.TEXT),
+                  txt("the lens would give that token", T.LABEL_SIZE, T.TEXT),
+                  inline(txt("1 chance in", T.LABEL_SIZE, T.TEXT),
+                         Num(v.prompts.kl_start_factor, decimals=0, size=T.LABEL_SIZE,
+                             color=T.TEXT, style="group"), buff=0.12),
+                  ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
 def our_prompt(v, l: int) -> VGroup:
@@ -625,7 +727,10 @@ def window_name(v, why: bool = False) -> VGroup:
                   txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12) if not why else \
         inline(txt("shaded: the last", T.LABEL_SIZE, T.TEXT),
                Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
-               txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12)
+               # r33 (review: "a window from one prompt on a median chart; the caption does
+               # not say so"): whose climb it is
+               txt("layers (" + str(v.answer.display).replace("␣", "").strip()
+                   + "'s climb)", T.LABEL_SIZE, T.TEXT), buff=0.12)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -639,6 +744,7 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 
 WINDOW_PAD = 0.3
+TOP_NAME_AT = 17.5   # the dashed top-10 line's name ends here (a state index)
 SPREAD_X = -0.4           # the spread axes' centre (the notes right of them fit the frame)
 
 
@@ -779,13 +885,17 @@ class SpreadPlots:
                     n = inline(txt("median", T.LABEL_SIZE, T.MUTED), n, buff=0.08)
                     # below the point and left of it: off the shaded late layers (right of
                     # the point) and off the x axis
-                    n.next_to(d, DOWN + LEFT, buff=0.04)
+                    n.next_to(d, DOWN + LEFT, buff=0.04).shift(LEFT * 0.12)
+                    # r33b: clear of the x axis and of the ring round the point
+                    floor = pt(0, 0)[1] + 0.1
+                    if n.get_bottom()[1] < floor:
+                        n.shift(UP * (floor - n.get_bottom()[1]))
                 elif l == lo:      # KL's first point: its number right of the y axis
                     n.next_to(d, DOWN + RIGHT, buff=0.04)
                 elif l == self.L - 1 and l != peak:
                     # the last point, on the x axis: its number well above it (r30: beside
                     # it, its box covered the tick "30" under the point)
-                    n.next_to(d, UP, buff=0.3)
+                    n.next_to(d, UP, buff=0.3).shift(LEFT * 0.2)   # inside the shade
                 else:
                     n.next_to(d, side, buff=0.08)
                 marks.add(VGroup(d, n))

@@ -1,9 +1,9 @@
 """The bar chart across the states, as logit_lens draws it (a `LayerRace` made to keep each
 token's identity in view):
 
-- a step is short and then held: a row that changes track slides its bar there while its
-  name and number step off as it sets off and back on as it lands (r31b: names riding with
-  their bars piled up on each other at 854x480); a token that enters the top k fades in in
+- a step is short and then held: a row that changes track slides there as one card (name,
+  bar, number on an opaque plate; r32: names that stepped off and back on could not be
+  followed), a climber in front of what it passes; a token that enters the top k fades in in
   its place at the end, one that leaves fades out at the start (the answer climbs in from
   its own row, its name in view): no two names are ever drawn on each other, and no number
   is ever a ghost;
@@ -16,7 +16,8 @@ token's identity in view):
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, Rectangle, ReplacementTransform,
+from manim import (DOWN, LEFT, RIGHT, UP, Create, DashedLine, Dot, FadeIn, FadeOut, Line,
+                   Rectangle, ReplacementTransform,
                    Transform, UpdateFromAlphaFunc, VGroup, linear, smooth)
 
 from scenes import theme as T
@@ -58,6 +59,10 @@ COUNTER_GAP = 2.1          # the counter's right end to the tracks (the names' c
 
 class LensRace(LayerRace):
 
+    def __init__(self, data, answer: str, **kwargs):
+        super().__init__(data, answer, **kwargs)
+        self.axis = data.rank_axis       # the plan's log-rank axis (the gauge's heights)
+
     def entries(self, l: int) -> list:
         return [(k, SAME_LOOKING.get(str(e.text), name), p, c)
                 for (k, name, p, c), e in zip(super().entries(l), self.layers[l].top)]
@@ -67,9 +72,9 @@ class LensRace(LayerRace):
         tokens' rows plain (`plain`)."""
         self.shown = [l]
         anims = super().enter(l)
-        plain(self.rows, self.entries(l))
+        plain(self.rows, self.entries(l), self.chart.size)
         self.extra[2].set_color(T.TEXT)
-        return anims
+        return anims + [FadeIn(self.spark_open(l))]
 
     def header(self) -> VGroup:
         """What the bars are, and what the marks in the tokens' names mean, a size above the
@@ -121,13 +126,115 @@ class LensRace(LayerRace):
         self.ruler = ruler
         return out
 
-    def card_plate(self, bar) -> Rectangle:
+    # --- r32b: Paris's rank gauge (review: "the climb is only a corner number moving") -----
+    # a log-rank axis (rank 1 at the top, the plan's rank_axis decades) right of the chart,
+    # over the answer's row; one yellow point per state read, joined in depth order, the
+    # newest drawn as its rank is said (the segment to it grows from the last point)
+    def spark_frame(self) -> VGroup:
+        axis = self.axis
+        track = self.chart.tracks[0]
+        left, right = track.get_right()[0] + SPARK_LEFT, SPARK_RIGHT
+        # (its top a row down: the first row's number may reach past the track's end)
+        top, bottom = self.chart.tracks[1].get_top()[1], self.chart.tracks[-1].get_bottom()[1]
+        self.spark_box = (left, right, top, bottom)
+        name = txt(str(self.answer).replace("␣", "").strip() + "'s rank", T.LABEL_SIZE,
+                   T.HIGHLIGHT)
+        frame = VGroup()
+        ys = []
+        for tick in axis.ticks:
+            y = self.spark_y(float(tick.height))
+            ys.append(y)
+            r = int(tick.rank)
+            label = txt(str(r), SPARK_TICK, T.MUTED).next_to([left, y, 0], LEFT, buff=0.1)
+            frame.add(Line([left, y, 0], [right, y, 0], stroke_width=1, color=T.MUTED
+                           ).set_opacity(0.35), label)
+        frame.add(Line([left, ys[0], 0], [left, ys[-1], 0], stroke_width=1.5, color=T.MUTED))
+        ends = VGroup(x_label(self.layers[0].state, SPARK_MATH, T.MUTED),
+                      x_label(self.layers[-1].state, SPARK_MATH, T.MUTED))
+        # (the ends inside the axis: X^(1) right of the tick labels, X^(30) off the frame edge)
+        ends[0].next_to([left, min(ys), 0], DOWN, buff=0.08).align_to([left, 0, 0], LEFT)
+        ends[1].next_to([right, min(ys), 0], DOWN, buff=0.08).align_to([right, 0, 0], RIGHT)
+        name.next_to([ (left + right) / 2, max(ys), 0], UP, buff=0.12)
+        frame.add(ends, name)
+        return frame
+
+    def spark_x(self, l: int) -> float:
+        left, right, _, _ = self.spark_box
+        return left + 0.12 + (right - left - 0.12) * l / max(1, len(self.layers) - 1)
+
+    def spark_y(self, height: float) -> float:
+        _, _, top, bottom = self.spark_box
+        lo, hi = (float(v) for v in self.axis.y_range)
+        return bottom + 0.45 + (top - 0.4 - bottom - 0.45) * (height - lo) / (hi - lo)
+
+    def spark_point(self, l: int) -> np.ndarray:
+        return np.array([self.spark_x(l), self.spark_y(float(self.layers[l].height)), 0.0])
+
+    def spark_states(self, l: int) -> list:
+        return sorted({m for m in getattr(self, "shown", []) if m <= l} | {l})
+
+    def spark_data(self, states: list) -> VGroup:
+        pts = [self.spark_point(m) for m in states]
+        out = VGroup()
+        for (a, b), (m0, m1) in zip(zip(pts, pts[1:]), zip(states, states[1:])):
+            out.add(spark_segment(a, b, m1 - m0 > 1))
+        for i, pt in enumerate(pts):
+            out.add(Dot(pt, radius=SPARK_DOT if i == len(pts) - 1 else 0.6 * SPARK_DOT,
+                        color=T.HIGHLIGHT))
+        out.states = list(states)
+        return out
+
+    def spark_open(self, l: int) -> VGroup:
+        """The gauge with its first point (drawn with the chart)."""
+        frame = self.spark_frame()
+        self.spark = VGroup(frame, self.spark_data([l]))
+        return self.spark
+
+    def spark_step(self, l: int) -> tuple[list, callable]:
+        """Animations for the gauge at state l (played with a step's first move), and what to
+        do after: a state past the last one drawn grows its segment and point; any other
+        change (going back up the stack) turns in one frame."""
+        spark = getattr(self, "spark", None)
+        if spark is None:
+            return [], lambda scene: None
+        old = spark[1]
+        states = sorted({m for m in old.states if m < l} | {l})
+        if states[:-1] == old.states and len(states) > len(old.states):
+            a, b = self.spark_point(states[-2]), self.spark_point(l)
+            dot = Dot(b, radius=SPARK_DOT, color=T.HIGHLIGHT)
+            if l - states[-2] > 1:      # states skipped: dotted, drawn from the last point
+                seg = spark_segment(a, b, True)
+                grow = Create(seg)
+            else:
+                seg = Line(a, a + 1e-3 * RIGHT, stroke_width=2.5,
+                           color=T.HIGHLIGHT).set_opacity(0.6)
+                grow = UpdateFromAlphaFunc(seg, lambda m, t: m.put_start_and_end_on(
+                    a, a + (b - a) * max(t, 1e-3)))
+            shrink = [d.animate.scale(0.6) for d in old if isinstance(d, Dot)
+                      and np.allclose(d.get_center(), a)]
+
+            def after(scene):
+                scene.remove(seg, dot)
+                spark.submobjects[1] = self.spark_data(states)
+            return [grow, FadeIn(dot, scale=2.5, rate_func=_in), *shrink], after
+        new = self.spark_data(states)
+
+        def turned(scene):
+            old.states = list(states)
+        return [midway(old, new, GONE)], turned
+
+    def parts(self) -> list:
+        return super().parts() + ([self.spark] if getattr(self, "spark", None) else [])
+
+    def card_plate(self, bar, num=None) -> Rectangle:
         """A moving row's plate: the background's colour over the row's whole width (the
-        names' column, the track, the room of its number) and one pitch high less a hair,
-        at `bar`'s height."""
+        names' column, the track, its number: r32, to the number's end, not a fixed room past
+        the track, which clipped the "Paris, earlier" column right of the chart) and one pitch
+        high less a hair, at `bar`'s height."""
         track = self.chart.tracks[0]
         left = track.get_left()[0] - self.chart.label_width - 0.1
-        right = track.get_right()[0] + CARD_NUMBER
+        right = (max(track.get_right()[0], num.get_right()[0]) + 0.05 if num is not None
+                 else track.get_right()[0] + CARD_NUMBER)
         return Rectangle(width=right - left, height=self.pitch - 0.02, stroke_width=0,
                          fill_color=T.BACKGROUND, fill_opacity=1.0
                          ).move_to([(left + right) / 2, bar.get_center()[1], 0])
@@ -135,35 +242,23 @@ class LensRace(LayerRace):
     def answer_row(self, l: int) -> VGroup:
         lay = self.layers[l]
         inside = int(lay.rank) <= int(self.k)
+        # r32: the rank is the row's large number (it is what changes; the probability, 0.00
+        # for most of the depth, is small and grey beside the bar)
         rank = inline(txt("rank", T.LABEL_SIZE, T.MUTED),
-                      Num(lay.rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
+                      Num(lay.rank, decimals=0, size=ANSWER_RANK, color=T.HIGHLIGHT),
                       *([txt("(in the chart)", T.LABEL_SIZE, T.MUTED)] if inside else []),
                       buff=0.12)
         if inside:       # on its empty track, in place of a second copy of the token
             rank.move_to(self.answer_track, aligned_edge=LEFT).shift(RIGHT * 0.1)
             return VGroup(rank)
         rank.next_to(self.answer_track, RIGHT, buff=0.9)
-        # r30: a small trail of the ranks Paris had at the states already shown (the last
-        # TRAIL of them, oldest first, while it is outside the chart), so "it stays in the
-        # thousands" is seen, not remembered
-        # (in depth order, only the states before l: the chart may have read a later one
-        # first, the lens column's, before it went back to X^(1))
-        passed = sorted({m for m in getattr(self, "shown", []) if m < l})[-TRAIL:]
-        if passed:      # stacked above its rank, oldest at the top (the frame's right is free)
-            # r31: a size up and spaced (at the label size, 0.1 apart, they read as a
-            # small tight stack)
-            trail = VGroup(*[inline(x_label(self.layers[m].state, TRAIL_MATH, T.MUTED),
-                                    Num(self.layers[m].rank, decimals=0, size=TRAIL_SIZE,
-                                        color=T.MUTED), buff=0.15) for m in passed])
-            # r31b: the column says whose ranks these are (it stood unlabelled)
-            trail.add_to_back(txt(str(self.answer).replace("␣", "").strip() + ", earlier",
-                                   T.LABEL_SIZE, T.MUTED))
-            trail.arrange(DOWN, aligned_edge=RIGHT, buff=TRAIL_GAP)
-            trail.next_to(rank, UP, buff=TRAIL_LIFT).align_to(rank, RIGHT)   # clear of the rule
-            rank = VGroup(rank, trail)
-            rank.trailed = True
+        # r32b: the trail of earlier ranks (a column of small numbers) gave way to the rank
+        # gauge (`spark`) above this row, which fills one point per state as it is read
         row = self.chart.row((self.answer, self.answer, lay.prob, T.HIGHLIGHT), 0,
                              self.answer_track)
+        small = prob_num(lay.prob, ANSWER_PROB, T.MUTED).next_to(row.bar, RIGHT, buff=0.12)
+        row.submobjects[row.submobjects.index(row.num)] = small
+        row.num = small
         return VGroup(row, rank)
 
     def step(self, scene, l: int, run_time: float) -> None:
@@ -180,7 +275,7 @@ class LensRace(LayerRace):
            another; a token that enters fades in in its place as the others land, and the
            answer climbs from its own row into the chart the same way.
         """
-        new = plain(self.chart.rows(self.entries(l)), self.entries(l))
+        new = plain(self.chart.rows(self.entries(l)), self.entries(l), self.chart.size)
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
         was = {k: i for i, k in enumerate(self.rows)}
@@ -205,28 +300,31 @@ class LensRace(LayerRace):
             rise = (was[k] if k in was else len(was) + 1) - now[k]
             cards.append((old, num, row, rise, k == key))
         for k, row in self.rows.items():
-            if k not in new:
-                first.append(FadeOut(row))
+            if k not in new:    # (r33b: gone with the old numbers, not held to the switch)
+                first.append(FadeOut(row, rate_func=lambda t: smooth(min(1.0, t / GONE))))
         if key is None and len(old_row) == 2 and len(new_row) == 2:   # outside, both states
             bar = new_row[0].bar.copy()
             first += [Transform(old_row[0].bar, bar),
-                      ride(old_row[0].num, old_row[0].bar, new_row[0].num, self.chart.size)]
-            first.append(midway(old_row[1], new_row[1], GONE))   # with the state label
+                      ride(old_row[0].num, old_row[0].bar, new_row[0].num, ANSWER_PROB)]
+            first.append(midway(old_row[1], new_row[1], BACK))   # with the state label
             turn += [(old_row[0].num, new_row[0].num), (old_row[1], new_row[1])]
             settled = [old_row[0].name, old_row[0].bar]
         elif key is None and len(old_row) == 1 and len(new_row) == 1:   # inside, both states
-            first.append(midway(old_row, new_row, GONE))
+            first.append(midway(old_row, new_row, BACK))
             turn.append((old_row, new_row))
             settled = []
         else:
             first.append(FadeOut(old_row[1] if key is not None else old_row))
             settled = None
         first.append(dot.animate.move_to(self.ruler.dots[l]))
-        # the state label (and the answer's rank, above) turn as the old numbers have gone:
-        # the bars then move, bare, to the state named, and its numbers come as they settle
-        # (no number on screen ever belongs to another state than the one named)
-        first.append(midway(counter, extra[1], GONE))
-        scene.play(*first, run_time=a_time)
+        # the state label (and the answer's rank, above) turn as the bars settle, with the
+        # new numbers (r33b, review: the header read X(27) and the rank 34 while the bars
+        # still stood at X(26)): while the bars move, bare, the old state is still named and
+        # no number is shown (no number on screen ever belongs to another state than named)
+        first.append(midway(counter, extra[1], BACK))
+        gauge, after = self.spark_step(l)
+        scene.play(*first, *gauge, run_time=a_time)
+        after(scene)
         turn.append((counter, extra[1]))
         for old, fresh in turn:
             drop(scene, old)
@@ -245,9 +343,6 @@ class LensRace(LayerRace):
                               is_key))
             else:
                 still.append(parts)
-        for parts in still:         # the rows that stay: their words above any passing bar
-            parts[0].set_z_index(5)
-            parts[2].set_z_index(5)
         # a straight vertical slide: each row moves up or down its own column to its new
         # track (rows swap places; nothing swings out sideways), as one card: an opaque
         # plate the width of a whole row (name column, track, number), its own track on it,
@@ -265,23 +360,17 @@ class LensRace(LayerRace):
         # label mid-motion); where names cross, a climber's name passes in front on a plate
         # of the background's colour and the names it overtakes dim a little as they pass
         # under it (never all blanked at once); the numbers still step off and back on
+        # r32 (review: "the token labels fade out while the bars slide: 'each token keeps its
+        # bar' cannot be followed"): every moving row is one card, its name, bar and number
+        # riding together on an opaque plate of the background's colour with its own track;
+        # a climber's card is in front of what it passes (the further it climbs, the more in
+        # front), a sinking card behind the climbers but in front of the rows that stay, so
+        # a row passed is hidden under the card, never drawn through it: no name is ever
+        # drawn over another, and none fades
         plates = []
         for parts, y0, y1, is_key in going:
             drop(scene, parts)          # one scene entry each (its row's other parts gone)
-            if not is_key:
-                name, bar, num = parts
-                bar.set_z_index(1)
-                num.set_z_index(5)
-                dy = y1 - y0
-                # r31b: a moving row's name steps off as it sets off and back on as it
-                # lands, like its number (names riding through each other piled up at
-                # 854x480: "full stop" over "space"); only its bar is seen moving
-                name.set_z_index(5)
-                scene.add(bar, name, num)
-                second += [bar.animate(rate_func=smooth).shift(UP * dy),
-                           hop(name, dy), hop(num, dy)]
-                continue
-            plate = self.card_plate(parts[1])
+            plate = self.card_plate(parts[1], parts[2])
             track = self.chart.tracks[0].copy().match_y(parts[1])
             plates += [plate, track]
             card = VGroup(plate, track, parts)
@@ -350,30 +439,50 @@ def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
     return out
 
 
-HOP = 0.3        # a moving row's words: gone over the slide's first 30 %, back over its last
-
-
-def hop(mob, dy: float):
-    """A moving row's name or number: it fades off where it was, is carried `dy` while
-    unseen, and fades back on at its new place (it never passes over another row's words)."""
-    start = mob.get_center().copy()
-    base = [m.get_fill_opacity() for m in mob.family_members_with_points()]
-
-    def update(m, a):
-        k = 1.0 - smooth(min(1.0, a / HOP)) if a < 0.5 else smooth(
-            max(0.0, (a - (1.0 - HOP)) / HOP))
-        m.move_to(start + (UP * dy if a >= 0.5 else 0 * UP))
-        for part, o in zip(m.family_members_with_points(), base):
-            part.set_fill(opacity=o * k)
-    return UpdateFromAlphaFunc(mob, update, rate_func=linear)
-
-
 TRAIL_SIZE = T.CAPTION_SIZE   # its ranks' numbers
+ANSWER_RANK = 1.5 * T.LABEL_SIZE   # the answer's rank now, the row's large number (r32)
+ANSWER_PROB = T.LABEL_SIZE         # its probability beside its bar, as the bars' (r33: at 18 it read ~9 px)
 TRAIL_MATH = STATE_INDEX_SIZE   # its states' names X^(l)
 TRAIL_GAP = 0.2               # between its lines
 TRAIL_LIFT = 0.5              # its last line over the rank (the rule between, clear of the larger text)
 TRAIL = 3       # Paris's earlier ranks kept beside its row (r30)
+SPARK_LEFT = 1.1    # the rank gauge's axis past the tracks' end (its tick labels between;
+                    # r33b: 1.1 for the larger ticks: a moving row's plate cut "10000")
+SPARK_RIGHT = 6.55  # its right end (the frame's half-width 7.1)
+SPARK_TICK = T.LABEL_SIZE + 2   # its ticks' ranks (r33b: >= 14 px at 480p)
+SPARK_MATH = T.MATH_SIZE + 6    # its ends' X^(1), X^(30) (r33b: >= 14 px)
+SPARK_DOT = 0.085
 DIM = 0.5       # a passed row's name at mid-move (it rides, dimmed, under the climber's)
+
+
+def spark_segment(a, b, skipped: bool):
+    """The rank gauge's step from one state read to the next: solid between neighbours,
+    dotted where states were skipped (r33b, review: a straight segment over X2->X8->X20 read
+    as if the states between were interpolated)."""
+    if skipped:
+        return DashedLine(a, b, dash_length=0.04, dashed_ratio=0.35, stroke_width=2.5,
+                          color=T.HIGHLIGHT).set_opacity(0.6)
+    return Line(a, b, stroke_width=2.5, color=T.HIGHLIGHT).set_opacity(0.6)
+
+
+def prob_num(value, size: float, color) -> Num:
+    """A probability as on every bar (two decimals), but "<0.01" where those would read
+    0.00 for a probability above 0 (r33, review: Paris's "0.00" for 1e-13 read as no number):
+    a Num in theme's "floor" style (the plan's value and path, the style recorded)."""
+    return Num(value, decimals=T.DECIMALS, size=size, color=color, style="floor")
+
+
+def floor_num(n: Num, size: float) -> Num:
+    """`n` (a probability's Num, placed) redrawn in the "floor" style in place ("<0.01" where
+    it reads 0.00 for a value above 0); its value, path and left edge kept; still a Num."""
+    if getattr(n, "style", "") == "floor" or T.fmt(n.value, n.decimals, "floor") == n.shown:
+        return n
+    at = n.get_left()
+    styled = Num(n.value, n.source, decimals=n.decimals, size=size, color=n.get_color(),
+                 style="floor")
+    n.__dict__.update(styled.__dict__)
+    n.move_to(at, aligned_edge=LEFT)
+    return n
 
 
 def ride_dim(mob, dy: float, low: float = DIM):
@@ -460,10 +569,10 @@ def ride(num, bar, target, size: float):
 
     def update(mob, a):
         if a < BACK:
-            shown = Num(v0, source, decimals=T.DECIMALS, size=size, color=color)
+            shown = Num(v0, source, decimals=T.DECIMALS, size=size, color=color, style="floor")
             shown.set_opacity(max(0.0, 1.0 - a / GONE))
         else:
-            shown = Num(v1, source, decimals=T.DECIMALS, size=size, color=color)
+            shown = Num(v1, source, decimals=T.DECIMALS, size=size, color=color, style="floor")
             shown.set_opacity(1.0 if a >= 1.0 else (a - BACK) / (1.0 - BACK))
         shown.next_to(bar, RIGHT, buff=0.12).set_y(y)
         mob.become(shown)
@@ -479,7 +588,7 @@ def drop(scene, *mobs) -> None:
     scene.remove(*[m for mob in mobs for m in mob.get_family()])
 
 
-def plain(rows: dict, entries: list) -> dict:
+def plain(rows: dict, entries: list, size: float | None = None) -> dict:
     """The rows of tokens other than the answer in grey bars with white names and numbers:
     blue is the stream's colour, not a guess's (the answer keeps its yellow)."""
     named = set(SAME_LOOKING.values())
@@ -492,6 +601,9 @@ def plain(rows: dict, entries: list) -> dict:
             row.name = name
         if color != T.HIGHLIGHT:
             paint(row.name, row.bar, row.num)
+        # r33: a guess under 0.005 reads "<0.01", as Paris's row does (not "0.00")
+        if size is not None:
+            floor_num(row.num, size)
     return rows
 
 

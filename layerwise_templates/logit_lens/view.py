@@ -63,6 +63,8 @@ class Prompts(View):
     items: list[Item]
     median_rank: list[float]
     median_kl: list[float]
+    nat_factor: float
+    kl_start_factor: float
     median_entropy: list[float]
     median_height: list[float]
     in_top: list[int]
