@@ -718,6 +718,8 @@ def describe(m: Mobject) -> dict:
     if isinstance(m, Num):
         d.update(text=m.text, shown=m.shown, value=m.value, source=m.source,
                  decimals=m.decimals)
+        if m.style:                                     # (recorded only when not plain)
+            d["style"] = m.style
     elif isinstance(m, Text):
         d["text"] = m.text
     elif hasattr(m, "typst_code"):

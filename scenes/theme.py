@@ -87,10 +87,28 @@ DECIMALS = 2                       # toy vectors, cosines, probabilities
 DETAIL_DIMS = 8                    # a long vector's first dimensions, shown as numbers
 
 
-def fmt(value: float, decimals: int = DECIMALS) -> str:
-    """How every number is written on screen (tests compare against this)."""
+def _plain(value: float, decimals: int) -> str:
     text = f"{value:.{decimals}f}"
     return "0." + "0" * decimals if text in (f"-0.{'0' * decimals}",) else text
+
+
+def _floor(value: float, decimals: int) -> str:
+    """A value above 0 that would read as zero is written as the bound it is under: "<0.01"."""
+    text = _plain(value, decimals)
+    return "<" + _plain(10.0 ** -decimals, decimals) if value > 0 and float(text) == 0 else text
+
+
+# how a number may be written: plain; "floor" (a bound where the digits would read zero: a
+# probability of 1e-13 is not "0.00"); "group" (thousands grouped, as the voice reads them)
+STYLES = {"": _plain, "floor": _floor, "group": lambda v, d: f"{v:,.{d}f}"}
+
+
+def fmt(value: float, decimals: int = DECIMALS, style: str = "") -> str:
+    """How every number is written on screen (tests compare against this); `style` one of
+    STYLES."""
+    if style not in STYLES:
+        raise ValueError(f"number style {style!r}: one of {sorted(STYLES)}")
+    return STYLES[style](value, decimals)
 
 
 def X_l(l, base: str = "X") -> str:

@@ -70,6 +70,22 @@ def test_num_takes_a_value_with_its_path():
     assert (n.value, n.source, n.shown) == (11.5, "data.layers[0].x_norm", "11.5")
 
 
+def test_number_styles_write_a_bound_or_grouped_digits_and_keep_the_value():
+    """A probability of 1e-13 is not "0.00": style "floor" writes the bound it is under; a
+    factor the voice reads as "273 million" is grouped; both stay Nums bound to their path
+    (the snapshot check recomputes `shown` from value, decimals and style)."""
+    from scenes.mobjects import Num
+    from scenes.theme import fmt
+    assert [fmt(v, 2, "floor") for v in (1e-13, 0.004, 0.005, 0.0, -1e-9, 0.42)] == \
+        ["<0.01", "<0.01", "0.01", "0.00", "0.00", "0.42"]
+    assert fmt(273000000.0, 0, "group") == "273,000,000"
+    assert fmt(0.004, 2) == "0.00"                              # plain is unchanged
+    n = Num(1e-13, "data.layers[0].p", decimals=2, style="floor")
+    assert (n.value, n.source, n.shown, n.style) == (1e-13, "data.layers[0].p", "<0.01", "floor")
+    with pytest.raises(ValueError, match="number style 'sci'"):
+        fmt(1.0, 2, "sci")
+
+
 T = template("layerwise_templates.demo", shows={"a", "b", "c", "d"}, kinds={"encoder"},
              min_sentences=1, scene_class_name="Demo",
              builds={"a": "bars", "b": "row", "d": "row"}, needs={"c": "bars row"})

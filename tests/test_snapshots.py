@@ -89,7 +89,7 @@ def test_numbers_on_screen_are_the_plans(rendered, name, stem):
     for n in fc.numbers(fc.load_json(rendered.frames(name) / f"{stem}.json")):
         value = fc.plan_value(plan, n["source"])
         assert n["value"] == pytest.approx(value, abs=1e-12), n["source"]
-        assert n["shown"] == fmt(value, n["decimals"]), n["source"]
+        assert n["shown"] == fmt(value, n["decimals"], n.get("style", "")), n["source"]
         assert n["shown"] in n["text"], n["source"]
 
 

@@ -22,22 +22,24 @@ def resolve(plan: dict, path: str):
 class Num(Text):
     """A number on screen, formatted by theme.fmt, remembering its value and plan path:
     `Num(view.layers[3].x_norm, decimals=2)` (a `layerwise_core.planview.Value` brings its
-    path), or `Num(value, "data.layers[3].x_norm")`.
+    path), or `Num(value, "data.layers[3].x_norm")`; `style` (theme.STYLES) writes a bound
+    ("<0.01", "floor") or grouped thousands ("group") and is recorded with the number.
 
     The glyphs of a text are the same wherever it is shown, so each distinct (text, size,
     colour) is laid out by Pango and parsed from SVG once per process (`txt`'s prototypes);
     a Num is a copy of that one (the same points and colours) with its own value and path."""
 
     def __init__(self, value, source: str | None = None, decimals: int = T.DECIMALS,
-                 size: float = T.SMALL_SIZE, color=T.TEXT, prefix: str = "", suffix: str = ""):
+                 size: float = T.SMALL_SIZE, color=T.TEXT, prefix: str = "", suffix: str = "",
+                 style: str = ""):
         if source is None:          # a planview.Value: the value carries its own plan path
             value, source = value.value, value.path
-        shown = T.fmt(value, decimals)
+        shown = T.fmt(value, decimals, style)
         self.__dict__.update(txt(prefix + shown + suffix, size, color, mono=True).__dict__)
         for part in self.get_family():              # a copy's mark, not in a fresh Num
             part.__dict__.pop("original_id", None)
         self.value, self.source, self.decimals = float(value), source, decimals
-        self.shown = shown
+        self.shown, self.style = shown, style
 
 
 def bracket(height: float, side: int, color=T.MUTED) -> VMobject:
