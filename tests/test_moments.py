@@ -26,33 +26,33 @@ TYPED = {
     ("extend", "each_other"): (1, "each of the others"),
     ("extend", "money_end"): (3, "It ends at"),
     ("extend", "river_end"): (4, "and ends at"),
-    ("extend", "turn_away"): (5, "both banks end"),
+    ("extend", "turn_away"): (5, "At first sight"),
     ("baseline", "unrelated"): (0, "unrelated tokens"),
-    ("baseline", "baseline_peak"): (1, "rises from"),
-    ("baseline", "base_falls"): (1, "then falls"),
-    ("baseline", "subtract"): (2, "Subtract it"),
-    ("baseline", "adjusted_ends"): (3, "At the output"),
+    ("baseline", "baseline_peak"): (2, "It rises from"),
+    ("baseline", "base_falls"): (2, "then falls"),
+    ("baseline", "subtract"): (3, "Subtract it"),
+    ("baseline", "adjusted_ends"): (4, "At the output"),
     ("drift", "cloud"): (0, "Take all"),
     ("drift", "directions"): (2, "two directions"),
     ("drift", "plane"): (2, "projects every state"),
     ("drift", "axes"): (3, "The first, PC1"),
     ("drift", "pc2"): (3, "the second, PC2"),
-    ("drift", "same_path"): (4, "same path"),
+    ("drift", "same_path"): (4, "all three banks take"),
     ("drift", "in_plane"): (5, "In the plane"),
     ("drift", "sentence_moves"): (5, "in the full space"),
-    ("drift", "off_plane"): (6, "off this plane"),
-    ("drift", "split"): (8, "Split each bank's move"),
-    ("drift", "one_arrow"): (9, "One arrow"),
-    ("drift", "mean_start"): (9, "mean start"),
-    ("drift", "mean_end"): (9, "mean end"),
-    ("drift", "path_together"): (9, "take together"),
-    ("drift", "own_start"): (10, "own start"),
-    ("drift", "own"): (11, "own arrow"),
-    ("drift", "half"): (11, "under half as long"),
-    ("drift", "shared_sum"): (12, "the part all three"),
-    ("drift", "adds_most"): (12, "the part that differs"),
-    ("drift", "not_measured"): (12, "why they share it"),
-    ("drift", "ways"): (13, "lie mostly off"),
+    ("drift", "off_plane"): (6, "What tells"),
+    ("split", "split"): (1, "Split each bank's move"),
+    ("split", "one_arrow"): (2, "One arrow"),
+    ("split", "mean_start"): (2, "mean start"),
+    ("split", "mean_end"): (2, "mean end"),
+    ("split", "own_start"): (2, "drawn here"),
+    ("split", "own"): (3, "own arrow"),
+    ("split", "half"): (3, "under half as long"),
+    ("split", "shared_sum"): (4, "the shared part"),
+    ("split", "not_measured"): (4, "why all three"),
+    ("split", "ways"): (5, "Each own arrow"),
+    ("split", "full_ends"): (6, "In the full space"),
+    ("split", "end_other"): (6, "sentence three's"),
     ("gap", "gap_defined"): (0, "Take the gap"),
     ("gap", "cancels"): (1, "baseline cancels"),
     ("gap", "together"): (2, "Up to X"),
@@ -170,7 +170,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
 
 @pytest.mark.parametrize("template,typed_words,show", [
     ("bank_drift", TYPED, {"extend": "similarity", "baseline": "baseline",
-                           "drift": "projection", "gap": "gap"}),
+                           "drift": "projection", "split": "split", "gap": "gap"}),
     ("residual_stream", TYPED_STREAM, STREAM_SHOW)], ids=["bank_drift", "residual_stream"])
 def test_every_typed_word_is_a_moment_of_the_registry(template, typed_words, show):
     declared = {(s, m) for s, names in TEMPLATES[template].moments for m in names}
@@ -248,10 +248,7 @@ def board(moments: str, narration: str = "Here is the flat plane, its two axes. 
 
 GOOD = ("{plane: flat plane, axes: its two axes, same_path: same path, cloud: 2, "
         "in_plane: in the plane, off_plane: off this plane, sentence_moves: full space, "
-        "directions: Here is, pc2: two axes, split: 5, own: 5, "
-        "one_arrow: 5, mean_start: 5, mean_end: 5, path_together: 5, "
-        "shared_sum: 5, adds_most: 5, not_measured: 5, ways: 5, "
-        "own_start: 5, half: 5}")
+        "directions: Here is, pc2: two axes}")
 
 
 def test_words_and_sentences_and_nth():
@@ -275,10 +272,8 @@ def test_words_and_sentences_and_nth():
     (GOOD.replace("cloud: 2", "cloud: 7"), "sb.yaml:11: "
      "beats[0].moments.cloud: sentence 7 is out of range", None),
     (GOOD[:-1] + ", dip: dip}", "sb.yaml:11: beats[0].moments.dip: 'dip' is not a moment this "
-     "beat's handlers wait for; they wait for: adds_most, axes, cloud, "
-     "directions, half, in_plane, mean_end, mean_start, not_measured, "
-     "off_plane, one_arrow, own, own_start, path_together, pc2, plane, same_path, "
-     "sentence_moves, shared_sum, split, ways", None),
+     "beat's handlers wait for; they wait for: axes, cloud, "
+     "directions, in_plane, off_plane, pc2, plane, same_path, sentence_moves", None),
 ])
 def test_bad_moments_name_file_line_field(moments, where, expected):
     with pytest.raises(StoryboardError) as e:
@@ -291,8 +286,8 @@ def test_a_beat_without_moments_is_told_which(tmp_path):
     with pytest.raises(StoryboardError) as e:
         validate_text(text, Path("sb.yaml"))
     assert any(p.startswith("sb.yaml:7: beats[0]: missing moments cloud, directions, plane, "
-                            "axes, pc2, same_path, in_plane, sentence_moves, off_plane, "
-                            "split") for p in e.value.problems), \
+                            "axes, pc2, same_path, in_plane, sentence_moves, off_plane")
+               for p in e.value.problems), \
         e.value.problems
 
 

@@ -221,12 +221,14 @@ def test_narration_quotes_the_plan(built):
     # "nearly all of it on CLS": [SEP]'s share at layers 1-4 is small (its part barely shows)
     assert (f"Layer 1 puts most of bank's row on CLS and SEP, {fmt(L[1]['sink'])}, "
             f"nearly all on CLS. Layer 2, from its own new X, puts {fmt(L[2]['sink'])} there. "
-            f"Layer 3, from its X, about {fmt(L[3]['sink'])}; the rounded parts add to "
-            f"{fmt(L[3]['parts_sum'])}. Layer 4, from its X, {fmt(L[4]['sink'])}: the peak.") \
+            f"Layer 3, from its X, about {fmt(L[3]['sink'])}, again nearly all on CLS. "
+            f"Layer 4, from its X, {fmt(L[4]['sink'])}: the peak.") \
         in said["depth"]
+    # round 33: the rounding sentence dropped (6 s on a 0.01 detail): "about" names the "≈"
+    assert "rounded" not in said["depth"]
     # "about" where the bar writes "≈" (round 27: the "≈" was never said)
     assert L[3]["sink_adds"] is False and all(L[k]["sink_adds"] for k in (1, 2, 4))
-    # round 31: the rounded parts' sum said (0.74 against the bar's 0.75)
+    # round 31: the rounded parts' sum (0.74 against the bar's 0.75; said until round 33)
     assert L[3]["parts_sum"] == pytest.approx(sum(round(w, 2) for w in L[3]["on_special"]))
     assert fmt(L[3]["parts_sum"]) != fmt(L[3]["sink"])
     assert mx["layer"] == 4
@@ -260,7 +262,12 @@ def test_narration_quotes_the_plan(built):
     assert "layer 5" not in said["summary"]
     # the fair tests in both orders: the other order said with its number
     assert (f"The other order: layer 0's matrices fed X of layer 1 put only "
-            f"{fmt(t['swap_sink'])}") in said["why"]
+            f"{fmt(t['swap_sink'])}, half of it on SEP.") in said["why"]
+    # round 33: what the X-only swap did (the row on screen showed it unsaid)
+    assert t["swap_row"][d["special"][-1]] / t["swap_sink"] == pytest.approx(0.5, abs=0.1)
+    # round 33: the summary says the depth profile while the six bars are up
+    assert (f"from {fmt(L[0]['sink'])} up to {fmt(mx['value'])} at layer {mx['layer']}, "
+            f"then {fmt(d['sink']['last'])}.") in said["summary"]
     assert t["by"] == "changed x" and t["swap_by"] == "own matrices"
     # the interaction said once, from the plan's numbers (round 25: "the rise came with the
     # changed X" said first, then "needs both", read as a contradiction)

@@ -59,6 +59,9 @@ def test_per_head_join_is_the_attention_update(shipped):
     assert j["delta"] == pytest.approx(delta[:3].tolist(), abs=1e-9)
     assert j["delta_norm"] == pytest.approx(np.linalg.norm(delta), abs=1e-9)
     assert round(j["delta_norm"], 2) == 5.50
+    # the ratio the join beat says: the update beside X^(0)'s length
+    assert j["ratio"] == pytest.approx(j["delta_norm"] / j["x_norm"], rel=1e-12)
+    assert round(j["ratio"], 2) == 0.48
     pieces = [np.linalg.norm(joined[32 * h:32 * h + 32] @ W_O[32 * h:32 * h + 32])
               for h in range(12)]
     assert j["piece_norms"] == pytest.approx(pieces, abs=1e-9)

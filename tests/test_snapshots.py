@@ -135,7 +135,6 @@ def test_no_text_under_the_minimum_height(rendered, name):
 OVERRUN_TODAY = {
     ("logit_lens", "late"): 0.7, ("logit_lens", "prompts"): 11.9, ("logit_lens", "spread"): 14.1,
     ("logit_lens", "kl"): 9.2,
-    ("per_head", "query"): 0.5, ("per_head", "scores"): 0.2,
     ("residual_stream", "attn0"): 15.9,
 }
 SLACK = 0.25      # seconds a beat may run over: a frame's rounding plus the 0.2 s test_video allows

@@ -14,24 +14,31 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                only where the voice says "softmax" (a draft), a schematic q→k (labelled so)
                under the note's one line (a head's row = softmax(...)) (round 32: per_head
                teaches it; the shipped storyboard takes it); the heads as a row of their numbers; the two heads the voice
-               names, each its own row drawn full size on the tokens (its name over it, its
+               names (a head it does not name, shown first, is "for example"), each its own
+               row drawn full size on the tokens (its name over it, its
                number ringed in the row, the arc to its word lit; name and arcs change
-               together); the heads' numbers gather into the count of "mean of the 12
+               together); at "their mean" the named heads' weights on the word rise out of it
+               into "river: (1.00 + 0.02 + 10 more) / 12 = 0.30", each under its head's name
+               (round 33: not while the heads were still being said); the heads' numbers
+               gather into the count of "mean of the 12
                heads" as the arcs morph into the mean's (the arcs, the focus word's
                weight on itself a loop on its top); the note's line rolls to "arc width =
                weight; a row adds up to 1"; their weights appear; the heaviest word and [CLS]
                are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
                (under the token row), its parts grow beside them, its total comes on top
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; a vector column rises out of
-               every token (X^(0)'s size, no ghosts) and they gather, as one group, under the
+               every token (X^(0)'s size, no ghosts, standing on the tokens, the arcs a
+               trace); at "updates" an attention cell, then an FFN cell, drops into every
+               column and is added (its cells change), labelled "+ layer 0's updates:
+               attention, then FFN" (round 33); they gather, as one group, under the
                block as X^(1) (every token's X is new),
                which goes in (the header and the block's index rolling to 1); a query dot
                leaves it for the focus word, a key dot for every token; the arcs morph and the
                bar grows as its number is said; layers 2, 3 and 4 a
                sentence each of 4 s or more ("Layer 2, from its own new X, puts 0.78 there"), X^(l) rising
                as it starts, the bar growing and ringed as its number is said; a "≈" bar
-               ("about 0.75: its parts, rounded, ...") has its two parts under [CLS] and
-               [SEP] boxed with it; the peak's bar is ringed
+               said "about 0.75" needs no note (round 33); a voice saying "rounded parts"
+               has its two parts under [CLS] and [SEP] boxed with it; the peak's bar is lit
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
                labelled as a reading, once, under the header; then the block returns and the
                last layer comes as every layer before it (X^(l) into the block), its bar
@@ -41,7 +48,8 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                as a block (right of the depth beats' place): an X^(0) chip moves into it from
                the left and the arcs re-form from its output (that row), tagged "arcs: fed
                X^(0)"; then X^(1) is made in the arcs' place as said (`build_x`, at the
-               label size, the arcs and their tag hidden): the X^(0) chip at the left of a
+               label size, the arcs, their tag and the tokens hidden: round 33, drawn along
+               the token row it read as flowing through the sentence): the X^(0) chip at the left of a
                stream going right through two + (at each the stream branches up into layer
                0's attention box, then its FFN box, whose update comes back down into the +,
                the stream going straight on: the skip), a norm after each; X^(1) comes out
@@ -65,7 +73,8 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                over the bars that pass it at "over twice"; "why: not tested"
 - `summary`    its own chapter marker: the scope ("for this one
                sentence") in the header's place, the six layers' bars come back and are
-               ringed; the chart's frame and the other bars leave and layers 0 and 1's own
+               ringed; the first layer's, the peak's and the last's lit as their numbers are
+               said (round 33: the profile spoken); the chart's frame and the other bars leave and layers 0 and 1's own
                bars move to the outer places of the first test's four-bar panel, alone in the
                stage's middle; its two swapped bars grow as its verdict is said ("needs both
                (neither alone gives the full rise)"); then one panel at a time, the one before
@@ -80,7 +89,8 @@ Bars are lit by a white outline drawn round them and fading (their [CLS] and [SE
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
 "≈" on a stage brings its note at the top right (`approx_note`), which leaves with the first
-move after APPROX_HOLD seconds (or with the bars), and comes again with the next "≈" number.
+move after APPROX_HOLD seconds (or with the bars), and comes again with the next "≈" number;
+no note once a beat's voice has said "about" with a "≈" number (it names the sign: round 33).
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -448,6 +458,12 @@ class AttentionDepthScene(StoryboardScene):
         """The "≈" note's entrance, the first time one of `vals` carries "≈" on this stage."""
         if self.st.approx is not None or not any(getattr(v_, "approx", False) for v_ in vals):
             return []
+        # round 33 (6 s of a 0.01 rounding detail, its note into the summary): where the
+        # voice says "about" as it shows the "≈" number, the voice names it; no note then,
+        # nor on any later stage
+        if getattr(self, "_approx_said", False) or self.says("about"):
+            self._approx_said = True
+            return []
         self.st.approx = approx_note()
         self._notes = getattr(self, "_notes", []) + [self.st.approx]
         self._approx_t = self.time
@@ -632,18 +648,56 @@ class AttentionDepthScene(StoryboardScene):
             # round 32 (tiny grey ghosts beside blue columns read as clutter): one column
             # per token, at the opening's X^(0) size, growing out of it; then they gather,
             # as one group, into the X^(l) chip
-            foot = self.st.arcs.get_top()[1] + 0.06 if self.st.arcs is not None else None
-            cols = self.x_columns(cells=4, height=0.2, foot=foot)
+            # round 33: standing on the tokens, as the opening's X^(0) (over the arcs, dimmed
+            # to a trace: above them they ran through the block)
+            t0 = self.time
+            planned = t0 + come + into
+            cols = self.x_columns(cells=4, height=0.2)
             self.play(LaggedStart(*[GrowFromEdge(k, DOWN) for k in cols], lag_ratio=0.05),
-                      *extra, run_time=max(come, 1.0))
-            self.play(cols.animate.move_to(c).scale(0.3).set_opacity(0),
+                      *extra, run_time=max(0.8, come - 2.2))
+            # round 33 ("every token's X is new" was only a relabel): "the layer before added
+            # its updates to it": on every column an update cell (attention's colour, then the
+            # FFN's) drops in and is added, the column's cells changing as it lands; a label
+            # says what they are
+            if self.says("updates"):
+                self.hold_until(min(self.when_said("updates", self.time) - 0.5,
+                                    planned - 3.2))
+            before = next(ly.layer for ly in self.v.layers if int(ly.layer) == int(state) - 1)
+            lab = line(txt("+ layer", LAB), Num(before, decimals=0, size=LAB),
+                       txt("'s updates:", LAB), txt("attention,", LAB, T.ATTN),
+                       txt("then FFN", LAB, T.FFN))
+            lab[2].shift(LEFT * (SPACE - 0.02))
+            # between the columns and the block (under it), from the diagram's left edge
+            lab.next_to(cols, UP, buff=0.2).align_to([DIAG_LEFT, 0, 0], LEFT)
+            if lab.get_top()[1] > box.get_bottom()[1] - 0.08 \
+                    and lab.get_right()[0] > box.get_left()[0] - 0.2:
+                lab.scale(max(0.8, (box.get_bottom()[1] - 0.08 - cols.get_top()[1] - 0.1)
+                              / lab.height), about_edge=LEFT)
+                lab.next_to(cols, UP, buff=0.1).align_to([DIAG_LEFT, 0, 0], LEFT)
+            self.play(FadeIn(lab, shift=DOWN * 0.15), run_time=0.4)
+            for n_c, col_ in enumerate((T.ATTN, T.FFN)):
+                ups = VGroup(*[k[-1].copy().set_fill(col_, 0.9).set_stroke(col_)
+                               .shift(UP * 0.4).set_opacity(0) for k in cols])
+                self.play(LaggedStart(*[u.animate.move_to(k[-1]).set_fill(opacity=0.9)
+                                        .set_stroke(opacity=1) for u, k in zip(ups, cols)],
+                                      lag_ratio=0.04), run_time=0.6)
+                self.play(FadeOutPlace(ups), *[
+                    k[i_].animate.set_fill(T.X, 0.2 + 0.15 * ((i_ + j_ + n_c) % 4))
+                    for j_, k in enumerate(cols) for i_ in range(len(k))], run_time=0.35)
+            into = max(0.8, planned - self.time)
+            st_extra_out = [FadeOutPlace(lab)]
+            self.play(cols.animate.move_to(c).scale(0.3).set_opacity(0), *st_extra_out,
                       FadeIn(c, scale=0.6, rate_func=squish_rate_func(smooth, 0.5, 1)),
                       run_time=max(into, 0.8))
             self.remove(cols)
         else:
             self.play(FadeInPlace(c), *extra, run_time=come)
             self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=into)
-        self.play(c.animate.set_opacity(0), box.animate.set_stroke(T.X), run_time=fade)
+        # round 33 (it faded beside the block): it goes into the block's lower edge as it
+        # fades (to its centre it crossed the W_Q, W_K written there)
+        self.play(c.animate.move_to(box.get_bottom()).scale(0.6).set_opacity(0),
+                  box.animate.set_stroke(T.X),
+                  run_time=max(fade, 0.35))
         self.remove(c)
         # out of the block: bank's query (Q's yellow) to bank, a key (K's teal) to every
         # token: the keys are made from the new X too
@@ -653,7 +707,8 @@ class AttentionDepthScene(StoryboardScene):
         ends = [[self.focus_x(), arc_top, 0]]
         for j, x in st.xs.items():
             if j not in self.v.focus.values:
-                dots.append(Dot(box.get_bottom(), radius=0.07, color=T.K).set_z_index(3))
+                # r33: in X's blue (K's teal read as another X, near the [CLS] green)
+                dots.append(Dot(box.get_bottom(), radius=0.07, color=T.X).set_z_index(3))
                 ends.append([x, arc_top, 0])
         self.play(*[d.animate.move_to(e) for d, e in zip(dots, ends)],
                   box.animate.set_stroke(T.TEXT), run_time=go)
@@ -729,7 +784,7 @@ class AttentionDepthScene(StoryboardScene):
             sides.add(VGroup(side, branch, out))
             branch_pts.append(bp)
             cursor = nrm.get_right()[0]
-        x1 = self.chip(tl, box).scale(0.85)
+        x1 = self.chip(tl, box)
         x1.move_to([cursor + 0.25 + x1.width / 2, S, 0])
         segs = [Line(x0.get_right(), adds[0].get_left(), color=T.X, stroke_width=3),
                 Line(adds[0].get_right(), norms[0].get_left(), color=T.X, stroke_width=3),
@@ -786,6 +841,8 @@ class AttentionDepthScene(StoryboardScene):
         self.play(d.animate.move_to(x1.get_left()), run_time=0.3)
         self.remove(d)
         self.play(FadeIn(x1, shift=RIGHT * 0.2, scale=0.6), run_time=0.4)
+        # round 33 (small and faint as its number was said): full size, it pulses
+        self.play(x1.animate(rate_func=there_and_back).scale(1.25), run_time=0.5)
         return VGroup(x0, path, adds, norms, sides), x1
 
     def swap_input(self, old, new, t: float) -> None:
@@ -1059,16 +1116,35 @@ class AttentionDepthScene(StoryboardScene):
                    txt("=", LAB)]
         mean_num = Num(lay.row[word_j], decimals=int(v.decimals), size=NUM, color=T.WEIGHTS)
         eq = line(*eq_parts, *eq_tail, mean_num)
-        mean_num.shift(RIGHT * 0.08)        # r32: clear of the "=" (the mono digits are wider)
-        # round 31: under the token row (the weights' row is still empty there), so each term
-        # drops a short way from under the word into it (above the heads' numbers, the terms
-        # rose through them)
-        eq.move_to([mid_x, ROW_Y - 0.92, 0])
+        mean_num.shift(RIGHT * 0.22)        # r33: well clear of the "=" (it landed on it)
+        # round 31: under the token row (the weights' row is still empty there); round 33
+        # (built while the voice was still on the heads, its terms unnamed): the whole line
+        # comes at "their mean", each term rising out of the word with its head's name over it
+        eq.move_to([mid_x, ROW_Y - 0.84, 0])
         if eq.get_left()[0] < DIAG_LEFT:
             eq.shift(RIGHT * (DIAG_LEFT - eq.get_left()[0]))
         eq_head = VGroup(*eq_parts[:2])
         eq_ops = [m for m in eq_parts[2:] if m not in terms]
-        cur, name, lit = None, None, None
+        term_tags = VGroup(*[line(txt("head", LAB), Num(hid[h_j], decimals=0, size=LAB))
+                             .next_to(tm, UP, buff=0.08) for (h_j, _), tm in zip(pair, terms)])
+        # the names wider than their terms: the line opens between two terms (around the
+        # "+") until the names have a word's space between them
+        order = list(eq_parts) + list(eq_tail) + [mean_num]
+        for i_t in range(1, len(terms)):
+            need = term_tags[i_t - 1].get_right()[0] + 0.3 - term_tags[i_t].get_left()[0]
+            if need > 0:
+                k_ = order.index(terms[i_t])
+                order[k_ - 1].shift(RIGHT * need / 2)          # the "+" between them
+                for m in order[k_:]:
+                    m.shift(RIGHT * need)
+                for tg in term_tags[i_t:]:
+                    tg.shift(RIGHT * need)
+        whole_eq = VGroup(eq, term_tags)
+        if whole_eq.get_right()[0] > DIAG_RIGHT:
+            whole_eq.shift(LEFT * (whole_eq.get_right()[0] - DIAG_RIGHT))
+        if whole_eq.get_left()[0] < DIAG_LEFT:
+            whole_eq.shift(RIGHT * (DIAG_LEFT - whole_eq.get_left()[0]))
+        cur, name, lit, eg = None, None, None, None
         for k, (h_j, j) in enumerate(seq):
             if j is None:
                 t_h = self.time + 0.5
@@ -1086,6 +1162,14 @@ class AttentionDepthScene(StoryboardScene):
             chip = chips[h_j]
             ring = SurroundingRectangle(chip, buff=0.07, color=T.POINTER, stroke_width=3)
             anims = [chip.animate.set_color(T.POINTER)]    # round 32: gold is bank only
+            # round 33 (the first head's arcs were never spoken of): a head the voice does not
+            # name is said on screen to be an example; it leaves as the next head comes
+            if eg is not None:
+                anims.append(FadeOutPlace(eg))
+                eg = None
+            if j is None:
+                eg = txt("for example,", LAB, T.MUTED).next_to(nm, LEFT, buff=0.15)
+                anims.append(FadeIn(eg, shift=DOWN * 0.2))
             if lit is not None:
                 # round 31: the ring leaves one head and is drawn at the next (sliding
                 # across the heads between suggested it visited them)
@@ -1111,17 +1195,7 @@ class AttentionDepthScene(StoryboardScene):
                 self.emphasize(st.label[j], buff=0.08, run_time=rt,
                                extra=[row[kk.index(j)].animate(rate_func=there_and_back)
                                       .set_stroke(T.POINTER)])
-            if j is not None and word_j in st.xs:
-                # this head's weight on the word: under the word, then up into the line
-                tm = terms[named_h.index(h_j)]
-                at = tm.get_center().copy()
-                tm.move_to([st.xs[word_j], y_num, 0])
-                i_t = named_h.index(h_j)
-                shown = [FadeInPlace(eq_head)] if i_t == 0 else []
-                shown += [FadeInPlace(m) for m in eq_ops[i_t - 1:i_t]] if i_t else []
-                self.play(FadeIn(tm, shift=UP * 0.15), run_time=0.4)
-                self.play(tm.animate.move_to(at), *shown, run_time=0.7)
-        self.hold_until(t_arcs - 0.6)
+        self.hold_until(t_arcs - 0.3)
         mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
                         txt("heads: the head-average", LAB))
         mean_lab.move_to([mid_x, y_lab, 0])
@@ -1133,10 +1207,22 @@ class AttentionDepthScene(StoryboardScene):
         gone = [FadeOutPlace(VGroup(lit[1]), rate_func=early)] if lit is not None else []
         if name is not None:
             gone.append(name.animate(rate_func=early).shift(UP * ROLL).set_opacity(0))
+        if eg is not None:
+            gone.append(FadeOutPlace(eg, rate_func=early))
         has_eq = word_j in st.xs and bool(pair)
+        rise = []
+        if has_eq:
+            # "Their mean": the named heads' weights on the word rise out of it into the line,
+            # each under its head's name; the rest of the line comes with them
+            for tm in terms:
+                at = tm.get_center().copy()
+                tm.move_to(st.label[word_j]).scale(0.5).set_opacity(0)
+                rise.append(tm.animate.move_to(at).scale(2).set_opacity(1))
+            rise += [FadeInPlace(VGroup(eq_head, *eq_ops, *eq_tail)),
+                     FadeIn(term_tags, shift=DOWN * 0.1,
+                            rate_func=squish_rate_func(smooth, 0.4, 1))]
         self.play(*[c.animate(rate_func=there_and_back).set_color(T.POINTER).scale(1.15)
-                    for c in chips], *gone,
-                  *([FadeInPlace(VGroup(*eq_tail))] if has_eq else []), run_time=0.8)
+                    for c in chips], *gone, *rise, run_time=1.0)
         moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
             else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08)]
         if has_eq:
@@ -1147,7 +1233,8 @@ class AttentionDepthScene(StoryboardScene):
                                        rate_func=squish_rate_func(smooth, 0, 0.5)),
                   FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
                   *([mean_num.animate.move_to(self.num_at(st.nums, word_j)),
-                     FadeOutPlace(VGroup(eq_head, *eq_ops, *terms, *eq_tail))]
+                     FadeOutPlace(VGroup(eq_head, *eq_ops, *terms, *eq_tail, term_tags),
+                                  rate_func=squish_rate_func(smooth, 0, 0.35))]
                     if has_eq else []),
                   run_time=1.3)
         self.remove(*chips, *([name] if name is not None else []))
@@ -1369,8 +1456,9 @@ class AttentionDepthScene(StoryboardScene):
         if L > 1:
             t_cls = self.when_said("nearly all", self.time + 0.3)
             if t_cls - self.time > 1.0:
-                self.emphasize(VGroup(st.bars[1].parts, st.bars[1].val), buff=0.14,
-                               run_time=min(1.6, t_cls - 0.2 - self.time))
+                # r33: lit (a tight outline), not boxed: the box cut the axis' "1" under it
+                self.light(VGroup(st.bars[1].parts, st.bars[1].val),
+                           run_time=min(1.6, t_cls - 0.2 - self.time))
             self.hold_until(t_cls - 0.2)
             self.emphasize(st.bars[1].parts[0], st.chart[0][1][0], buff=0.08, run_time=1.4)
         # "Layer 2: 0.78. Layer 3: 0.75.": each layer on its own sentence, X^(l) rising as the
@@ -1433,15 +1521,15 @@ class AttentionDepthScene(StoryboardScene):
                 self.show_layer(l, 0.9, bar=True)
         last = []
         if 0 < hi < L - 1:
-            last.append((1, lambda t: self.emphasize(
-                VGroup(st.bars[hi].parts, st.bars[hi].val), buff=0.14, run_time=t)))
+            last.append((1, lambda t: self.light(
+                VGroup(st.bars[hi].parts, st.bars[hi].val), run_time=t)))
         self.fill_to(None, last or [(1, lambda t: self.wait(t))])
 
-    def dim_row(self) -> list:
+    def dim_row(self, arcs: float = 0.3) -> list:
         """The arcs and weights on screen fade to a ghost (the row of the layer before, while
         the next layer's input is fed in)."""
         st = self.st
-        return [st.arcs.animate.set_stroke(opacity=0.3), st.nums.animate.set_opacity(0.35)]
+        return [st.arcs.animate.set_stroke(opacity=arcs), st.nums.animate.set_opacity(0.35)]
 
     def next_layer_at_first(self, t_num: float) -> None:
         """Layer 1 (the header already on it): X^(1) rises out of the focus word into the
@@ -1461,7 +1549,7 @@ class AttentionDepthScene(StoryboardScene):
 
         # the header rolls to layer 1 as X^(1) rises (with the block's "layer 1")
         self.feed(int(self.v.layers[1].layer), st.block.box, t, land_, rise=True,
-                  extra=[*self.counter_to(header), *self.dim_row()],
+                  extra=[*self.counter_to(header), *self.dim_row(0.1)],
                   split=(0.3 * f, 0.25 * f, 0.1 * f, 0.15 * f, land / t))
 
     def beat_why(self, beat) -> None:
@@ -1515,7 +1603,14 @@ class AttentionDepthScene(StoryboardScene):
             cols.append(VGroup(r, val, lab))
         axis = Line([base_x, base_y, 0], [base_x + 4.75, base_y, 0], color=T.MUTED,
                     stroke_width=2)
-        head = txt("share on " + " + ".join(map(as_written, v.special_tokens.values)), LAB)
+        # round 33: the [CLS] / [SEP] colours keyed here too (the swapped bars' split is read)
+        head = VGroup(txt("share on", LAB))
+        for i_k, n_k in enumerate(v.special_tokens.values):
+            if i_k:
+                head.add(txt("+", LAB))
+            sw = Rectangle(width=0.24, height=0.24, stroke_width=0).set_fill(shade(i_k), 1.0)
+            head.add(VGroup(sw, txt(as_written(n_k), LAB)).arrange(RIGHT, buff=0.08))
+        head.arrange(RIGHT, buff=0.12)
         head.next_to([base_x, base_y + H + 0.6, 0], RIGHT, buff=0)
         # the header, and the block: layer 1's own query and key matrices
         header = line(txt("a fair test on layer" if first else "the same test on layer",
@@ -1579,6 +1674,10 @@ class AttentionDepthScene(StoryboardScene):
             # above the arcs it names, left of the bars
             was.next_to(st.arcs, UP, buff=0.12)
             was.align_to([DIAG_LEFT, 0, 0], LEFT)
+            # round 33 (four labels within 15 px in the top band): the arcs' condition is
+            # written where the ghost's name was, over the arcs it names
+            for tg in tags:
+                tg.move_to(was, aligned_edge=LEFT)
         self.fill_to(self.mark(1, n), [
             (3, ghost),
             (1, lambda t: self.play(FadeInPlace(header), FadeInPlace(was), run_time=t)),
@@ -1675,12 +1774,14 @@ class AttentionDepthScene(StoryboardScene):
             # come back as X^(1) goes into the block); the test's panel stays on the right
             # (round 25: its bars gone 9 s while the diagram was built)
             aside = VGroup(tag)
+            # round 33 (drawn along the token row it read as flowing through the sentence):
+            # the tokens leave too, and come back with the arcs
             self.play(FadeOutPlace(aside), st.arcs.animate.set_stroke(opacity=0),
-                      st.nums.animate.set_opacity(0), run_time=0.5)
+                      st.nums.animate.set_opacity(0), FadeOutPlace(st.tokens), run_time=0.5)
             diagram, chip = self.build_x(prev.layer, tl, block, t_att, t_ffn)
             # the arcs' tag comes back with the arcs, already on X^(1) (round 27's render:
             # back early, it said "fed X^(0)" while X^(1) went in)
-            gone = [FadeOutPlace(diagram)]
+            gone = [FadeOutPlace(diagram), FadeInPlace(st.tokens)]
         # "...: 0.70": the arcs re-form and layer l's own bar grows as the number is said
         # (the two land together)
         grow_new = [GrowFromEdge(cols[3][0], DOWN), FadeInPlace(cols[3][1:]),
@@ -1723,15 +1824,25 @@ class AttentionDepthScene(StoryboardScene):
         self.play(block.animate(rate_func=out_).shift(UP * 0.5).set_opacity(0),
                   FadeIn(back, shift=DOWN * 0.5, rate_func=in_),
                   st.arcs.animate(rate_func=out_).set_stroke(opacity=0),
+                  # r33: the arcs' tag leaves with them (it stood over an empty stage)
+                  tag.animate(rate_func=out_).set_opacity(0),
                   st.nums.animate(rate_func=out_).set_opacity(0), run_time=1.0)
         self.remove(block)
         block, box = back, back.box
         t_in = self.when_said("fed x", self.time, after=self.time)
         self.hold_until(t_in - 1.2)
-        feed(tl, tie.swap_row, max(1.5, t_swap - 0.8 - self.time), [])
+        feed(tl, tie.swap_row, max(1.5, t_swap - 0.8 - self.time),
+             [tag.animate.set_opacity(1)])
         self.hold_until(t_swap - 0.6)
         self.play(GrowFromEdge(cols[2][0], DOWN), FadeInPlace(cols[2][1:]),
                   *self.approx_in(cols[2][1]), run_time=0.9)
+        # r33 ("the new X alone moves weight to SEP" was on screen, unsaid): where the voice
+        # says so, that bar's [SEP] part is outlined as the row's [SEP] number pulses
+        if self.says("on sep") and len(special) > 1 and special[-1] in st.xs:
+            t_sep = self.when_said("on sep", self.time)
+            self.hold_until(t_sep - 0.3)
+            self.light(VGroup(VGroup(cols[2][0][-1]), self.num_at(st.nums, special[-1])),
+                       run_time=1.0)
         both = tie.by.value != tie.swap_by.value        # the two orders credit different things
         t_end = self.when_said(("neither alone" if self.says("neither alone")
                                 else "depends on the order") if both else "either order",
@@ -2208,6 +2319,17 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_dep - 0.2)
         self.emphasize(VGroup(*[VGroup(b.parts, b.val) for b in chart[1:]]), buff=0.1,
                        run_time=1.4)
+        # round 33 (the chart was up and greyed with nothing said of it): where the voice says
+        # the profile (the first layer's share, the peak's, the last's), each bar lights as
+        # its number is said
+        hi_ = int(v.sink.max.layer)
+        for l in dict.fromkeys((0, hi_, L - 1)):
+            said = f"{float(v.layers[l].sink):.2f}"
+            if not self.says(said):
+                continue
+            t_l = self.when_said(said, self.time, after=self.time - 0.3)
+            self.hold_until(t_l - 0.3)
+            self.light(VGroup(chart[1 + l].parts, chart[1 + l].val), run_time=0.9)
         shown = []
         if fits:
             # "At layer 1, ...": the model's own bars of the tested layers move from the

@@ -102,45 +102,52 @@ def build(c: Context) -> Draft:
         + ("What tells them apart is mostly off this plane" if hidden
            else "This plane shows part of what tells them apart, the rest is off this plane")
         + f"; the {nth[nearest + 1]} sentence's ends "
-        + ("nearer." if K == 2 else "nearest.")
-        + " How much of each move is common to all of them?"
-        + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
-        "their mean start to their mean end, {data.projection.shared_move:.1f} long, the path "
-        "they take together; each sentence's own arrow is at most "
-        "{data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
-        + " So the part they all share is {data.projection.shared_move:.1f} long; the part "
-        "that differs between the sentences is at most {data.projection.own_part:.1f}; why "
-        "they share it is not measured here."
-        + (" The own arrows point different ways: two ends lie farther apart than any own "
-           "arrow is long." if apart else " The own arrows are what tells the sentences apart."),
+        + ("nearer." if K == 2 else "nearest."),
         expect=[f"data.projection.depth_distance / data.projection.sentence_distance "
-                f"{'>' if same else '<='} {ONE_PATH:g}",
-                "data.projection.other_move_range[1] - data.projection.other_move_range[0] "
-                ">= 0"]
-        + (["data.projection.other_move_range[0] / data.projection.full_depth_distance > 0.5"]
-           if common else [])
-        + ([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
-           if shared_most else [])
+                f"{'>' if same else '<='} {ONE_PATH:g}"]
         # (a plane's distance is never more than the full one; equal when two ends coincide,
         # as a decoder's bank after one shared prefix does, so no claim is made of it)
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
         + [f"data.projection.full_end_distances[{nearest}] - "
-           f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest]
-        + ([f"max(data.projection.full_end_distances) - data.projection.own_part > 0"]
-           if apart else []),
+           f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest],
         moments={M.CLOUD: "Take all", M.DIRECTIONS: "two directions",
                  M.PLANE: "projects every state", M.AXES: "The first, PC1",
                  M.PC2: "the second, PC2", M.SAME_PATH: "same path" if same else "each path",
                  M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
-                 M.OFF_PLANE: "off this plane",
-                 M.OWN_START: "own arrow", M.HALF: "at most",
-                 M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
+                 M.OFF_PLANE: "off this plane"})
+    # the split: its own beat (and chapter marker) since round 32
+    beats_split = Beat(
+        "split", ["split"],
+        "The move split: the arrow all share, and each one's own",
+        "How much of each move is common to all of them?"
+        + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
+        "their mean start to their mean end, {data.projection.shared_move:.1f} long, the path "
+        "they take together, drawn from each one's own start; each sentence's own arrow is at "
+        "most {data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
+        + " So the part they all share is {data.projection.shared_move:.1f} long; the part "
+        "that differs between the sentences is at most {data.projection.own_part:.1f}; why "
+        "they share it is not measured here."
+        + (" The own arrows point different ways: two ends lie farther apart than any own "
+           "arrow is long." if apart else " The own arrows are what tells the sentences apart.")
+        + " Each own arrow's shadow on the plane is drawn beside it. In the full space, the "
+        "ends lie " + ends("full_end_distances") + " from the first sentence's.",
+        expect=["data.projection.other_move_range[1] - data.projection.other_move_range[0] "
+                ">= 0"]
+        + (["data.projection.other_move_range[0] / data.projection.full_depth_distance > 0.5"]
+           if common else [])
+        + ([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
+           if shared_most else [])
+        + ([f"max(data.projection.full_end_distances) - data.projection.own_part > 0"]
+           if apart else []),
+        moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
-                 M.MEAN_END: "mean end", M.PATH_TOGETHER: "take together",
-                 M.OWN: "own arrow", M.SHARED_SUM: "the part they all share",
-                 M.ADDS_MOST: "the part that differs", M.NOT_MEASURED: "why they share it",
-                 M.WAYS: "The own arrows"})
+                 M.MEAN_END: "mean end",
+                 M.OWN_START: "own start", M.OWN: "own arrow", M.HALF: "at most",
+                 M.SHARED_SUM: "the part they all share",
+                 M.NOT_MEASURED: "why they share it",
+                 M.WAYS: "Each own arrow", M.FULL_ENDS: "In the full space",
+                 M.END_OTHER: f"the {nth[2]} sentence's"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:
@@ -188,6 +195,7 @@ def build(c: Context) -> Draft:
                  M.SHARED: "both contain" if shared else "share no",
                  M.POSITION: "position"}))
     beats.append(beats_drift)
+    beats.append(beats_split)
     notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "
              f"{[round(float(x), 3) for x in d['curves'][k]['raw']]}" for k in range(K)]
     notes.append(f"gap (sentence {near + 2} minus {far + 2}): "

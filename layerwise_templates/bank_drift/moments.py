@@ -20,8 +20,9 @@ HALF = "half"                   # "under half as long": the own arrow laid besid
 OWN_START = "own_start"         # "drawn from each bank's own start": the columns' start dots
 MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together"   # the
 # shared arrow's ends named, then the paths it stands for
-SHARED_SUM, ADDS_MOST = "shared_sum", "adds_most"   # the answer: the shared arrow, then the
-# longest own arrow (the part that differs between the sentences), each lit as it is said
+SHARED_SUM = "shared_sum"       # the answer: the shared arrow, lit as it is said
+FULL_ENDS = "full_ends"         # the ends' distances in the full space, 1 vs each other
+END_OTHER = "end_other"         # ... the second of them said (its row comes with it)
 NOT_MEASURED = "not_measured"   # "why they share it is not measured here": said on screen too
 ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
 # gap
@@ -33,7 +34,8 @@ BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
-                   OFF_PLANE, SPLIT, ONE_ARROW, MEAN_START, MEAN_END, PATH_TOGETHER, OWN_START,
-                   OWN, HALF, SHARED_SUM, ADDS_MOST, NOT_MEASURED, WAYS),
+                   OFF_PLANE),
+    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, HALF,
+              SHARED_SUM, NOT_MEASURED, WAYS, FULL_ENDS, END_OTHER),
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

@@ -12,14 +12,18 @@ Beats (each optional, in storyboard order):
 - `similarity`: the raw cosine curves, point by point, a number under every state.
 - `baseline`: the baseline (mean cosine of unrelated tokens) drawn dashed; each curve is then
   moved down by it (raw - baseline), its numbers turning into the adjusted ones.
-- `gap`: the curve ending highest minus the curve ending lowest, state by state, as bars on
-  the cosine chart moved from the raw curves onto the adjusted ones (the baseline cancels),
-  then onto a chart of their own standing on zero, with a row of numbers; then the caveats.
+- `gap`: the curve ending highest minus the curve ending lowest, state by state, as thin bars
+  between the raw curves, which move down onto the adjusted ones with the bars (the baseline
+  cancels), then onto a chart of their own standing on zero, with a row of numbers; then the
+  caveats.
 - `projection`: every state first as seen along two of the model's own coordinates, then moved
-  onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), each sentence's
-  dot moving state by state; how far one other end lies from the reference's end, in the plane
-  and in the full space; then the move split into the arrow the sentences share and each one's
-  own. (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
+  onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), the three paths
+  drawn in one stroke (X^(0) and X^(L) named); how far one other end lies from the reference's
+  end, in the plane and in the full space.
+- `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
+  the sentences share and each one's own, to scale; each own arrow beside its shadow on the
+  plane; then every other end's distance from the reference's end in the full space.
+  (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc
                    Rectangle,
                    Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, always_redraw,
-                   linear, smooth, squish_rate_func)
+                   GrowFromEdge, Succession, linear, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -48,15 +52,16 @@ from .view import Data
 
 SIZE = 22                       # every label and number, tick labels too (20 read as 12 px)
 KEY_SIZE = T.LABEL_SIZE         # 22: the sentences' key, the only key to the colours
-MATH = 1.2 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) above the 8 px floor
-PLANE_MATH = 1.25 * MATH        # the PCA plane's state labels: larger, read off the paths
+MATH = 1.35 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) well above the 8 px floor
+PLANE_MATH = 1.15 * MATH        # the PCA plane's state labels: larger, read off the paths
 PLOT_WIDTH = 9.1
 NAME_WIDTH = 2.6                # the row-label column left of the plot
 ROW_STEP = 0.36
 TOP = 3.05                      # below the title
 BOTTOM = -2.95                  # above the caption
 GAP = T.TEXT                    # the gap's bars and numbers (yellow is the highlight alone)
-GAP_BAR = 16                    # the gap bars' stroke width
+GAP_BAR = 14                    # the gap bars' stroke width on their own chart
+GAP_BAR_THIN = 6                # ... and between two curves
 
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
 BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
@@ -110,6 +115,7 @@ class Stage:
     positions: VGroup | None = None     # each sentence's focus position, beside the key
     legend_home: np.ndarray | None = None   # where the key was before a beat moved it aside
     legend_small: tuple | None = None   # (centre, width) under the title while shown large
+    pca: object | None = None           # the PCA plane's parts, for the split (beat_split)
 
 
 class CosineChart(VGroup):
@@ -130,7 +136,7 @@ class CosineChart(VGroup):
                                     for t in ticks_y], size=SIZE)
         a = self.ax.axes
         self.ax.remove(self.ax.x_labels)            # the ticks are X^(l), not bare numbers
-        labels = [math(s.math.value, MATH, T.MUTED).next_to(a.c2p(s.layer.value, lo), DOWN,
+        labels = [math(s.math.value, MATH, T.TEXT).next_to(a.c2p(s.layer.value, lo), DOWN,
                                                             buff=0.14) for s in v.states]
         for m in labels:
             m.set_y(labels[0].get_y())
@@ -166,10 +172,31 @@ class BankDriftScene(StoryboardScene):
         n = len(self.v.contexts)
         self.colors = [T.SENTENCES[i % len(T.SENTENCES)] for i in range(n)]
 
-    def emphasize(self, *ms, buff: float = 0.05, **kwargs) -> None:
+    def emphasize(self, *ms, buff: float = 0.05, run_time: float | None = None, extra=(),
+                  **kwargs) -> None:
         """The kit's box, drawn tight round its target so it does not cut through the text
-        beside it."""
-        super().emphasize(*ms, buff=buff, **kwargs)
+        beside it. A large target (a curve, a segment, a cloud of dots, a whole picture) is
+        not boxed: it flashes in the highlight's colour in place (round 33: a box round a
+        picture reads as one more thing on screen, not as a pointer)."""
+        big = [m for m in ms if m.width > 1.6 or m.height > 0.8
+               or not any(is_text(x) for x in m.get_family())]
+        if not big:
+            super().emphasize(*ms, buff=buff, run_time=run_time, extra=extra, **kwargs)
+            return
+        small = [m for m in ms if not any(m is b for b in big)]
+        t = run_time if run_time is not None else 0.8
+        boxes = VGroup(*[SurroundingRectangle(m, color=T.POINTER, buff=buff, stroke_width=3)
+                         for m in small])
+        family = self.get_mobject_family_members()
+        # (a group made for the call is not on screen: its parts flash, so it is never added
+        # as a second copy of them)
+        anims = [Indicate_(x, 1.0) for m in big
+                 for x in ([m] if any(m is f for f in family) else m.submobjects)]
+        if small:
+            anims.append(Succession(FadeIn(boxes, run_time=0.5 * t),
+                                    FadeOut(boxes, run_time=0.5 * t)))
+        self.play(*anims, *extra, run_time=t)
+        self.remove(*boxes.get_family())
 
     # --- timing -------------------------------------------------------------------------
     def said(self, name: str) -> float:
@@ -280,7 +307,7 @@ class BankDriftScene(StoryboardScene):
             if several:                 # one definition of the word: the mean of its tokens
                 word = several[0].focus.value.partition("#")[0]
                 rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
-                             SIZE, T.MUTED))
+                             SIZE, T.TEXT))
             rows.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
             width = 14.22 - 2 * T.EDGE
             if rows.width > width:                   # the floor: 18 -> at most 14 px scale
@@ -378,9 +405,10 @@ class BankDriftScene(StoryboardScene):
             chart = CosineChart(self.v, top, max(1.6, min(3.4, height)),
                                 y_range=g.cos_range.values if zoom else None,
                                 y_ticks=list(g.cos_ticks) if zoom else None)
-            head = txt("cosine", SIZE, T.MUTED).next_to(chart.ax.y_labels, UP, buff=0.12)
+            head = txt("cosine", SIZE, T.TEXT).next_to(chart.ax.y_labels, UP, buff=0.12)
             head.align_to(chart.ax.y_labels, LEFT)
             chart.add(head)
+            chart.head = head
             chart.zoom_marks = None
             if zoom:
                 # the axis does not start at 0: a break mark on it near its foot, and a note
@@ -394,9 +422,9 @@ class BankDriftScene(StoryboardScene):
                 slash = VGroup(*[Line(at + d + np.array([-0.13, -0.06, 0]),
                                       at + d + np.array([0.13, 0.06, 0]), color=T.TEXT,
                                       stroke_width=2.5) for d in (DOWN * 0.055, UP * 0.055)])
-                note = inline(txt("axis zoomed: it starts at", SIZE, T.MUTED),
+                note = inline(txt("axis zoomed: it starts at", SIZE, T.TEXT),
                               Num(g.cos_range[0], decimals=1, size=SIZE, color=T.MUTED),
-                              txt(", not 0", SIZE, T.MUTED))
+                              txt(", not 0", SIZE, T.TEXT))
                 note.next_to(a, UP, buff=0.12).align_to(a, RIGHT)
                 chart.zoom_marks = VGroup(gap, slash, note)
                 chart.add(chart.zoom_marks)
@@ -451,7 +479,7 @@ class BankDriftScene(StoryboardScene):
                                 for s, val in enumerate(values)], chart.stride))
         # (a curve's row is named by its pair alone: "raw" would be a word before the
         # baseline gives it a meaning)
-        name = inline(key, txt(label, SIZE, T.MUTED)) if label else key
+        name = inline(key, txt(label, SIZE, T.TEXT)) if label else key
         # right beside the row's first number (never left of the frame's margin)
         room = name.width
         first = nums[0].get_left()[0] if len(nums) else chart.p(0, 0)[0]
@@ -516,7 +544,7 @@ class BankDriftScene(StoryboardScene):
         x = legend.get_right()[0] + 0.4
         labels = VGroup()
         for i, (row, c) in enumerate(zip(legend, self.v.contexts)):
-            lab = inline(txt("position", SIZE, T.MUTED),
+            lab = inline(txt("position", SIZE, T.TEXT),
                          Num(c.positions[0], decimals=0, size=SIZE, color=self.colors[i]))
             lab.move_to([x + lab.width / 2, row.get_y(), 0])
             labels.add(lab)
@@ -549,7 +577,7 @@ class BankDriftScene(StoryboardScene):
                     max_tip_length_to_length_ratio=0.15)
         moving = self.angle_at(float(self.v.curves[0].angle_deg[-1]), self.curve_color(0))
         big = 28                # (its text larger than the labels: alone on the stage)
-        note = VGroup(txt("cosine = cos θ", big, T.TEXT),
+        note = VGroup(txt("cosine of the angle θ", big, T.TEXT),
                       txt("1: same direction", big, T.MUTED),
                       txt("(lengths drawn equal)", big, T.MUTED)
                       ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
@@ -566,6 +594,9 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeInPlace(note[1:]), run_time=0.5)
         self.emphasize(moving[1], note[0], run_time=max(0.6, min(2.5, 0.85 * (
             until - self.time) - 0.5)))
+        # (it stays until the voice moves on: no empty stage before the chart, round 32)
+        if self.beat.get("cues"):       # (silent: no cue to wait for)
+            self.hold_until(until - 0.75)
         self.play(FadeOutPlace(panel), run_time=0.4)
         self.remove(*panel.get_family())
 
@@ -615,7 +646,9 @@ class BankDriftScene(StoryboardScene):
             self.hold_until_moment(M.REFERENCE)
             self.point_at(legend[0], run_time=0.8)
             self.angle_intro(self.cue_at(axis_cue))
-        self.hold_until_cue(axis_cue)           # "from X zero ... to X six": the axis comes in
+        # "from X zero ... to X six": the axis comes in on those words
+        if cues:                                # (silent: at once)
+            self.hold_until(self.cue_at(axis_cue) - 0.3)
         # (zoomed to the raw curves' range, its break marked and named: the baseline's beat
         # widens it, moving every curve; round 31's 0-1 axis squeezed 0.76 vs 0.92 together)
         chart = self.cosine_chart(run_time=0.6, zoom=True)
@@ -654,16 +687,17 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.UNRELATED)
         # the unrelated tokens' cosines lie far below the raw curves: the axis widens first
         self.widen(chart, run_time=self.stretch(M.BASELINE_PEAK, 1.2, cap=2.0))
-        def note(*example) -> VGroup:
-            """The line over the chart naming the baseline, with `example` words if given."""
-            m = inline(txt("baseline: the mean of", SIZE, T.MUTED),
+        def note(full: bool) -> VGroup:
+            """The line over the chart naming the baseline (round 32: what its pairs are, as
+            the voice says it: different words from different sentences)."""
+            m = inline(txt("baseline:", SIZE, T.TEXT),
                        Num(v.similarity.baseline_pairs, decimals=0, size=SIZE),
-                       txt("pairs of different words" + (", e.g." if example else ""), SIZE,
-                           T.MUTED), *example)
+                       txt(("cross-sentence " if full else "") + "pairs of different words",
+                           SIZE, T.TEXT))
             return m.next_to(chart.ax.axes, UP, buff=0.12).align_to(chart.ax.axes, RIGHT)
-        example = note(txt(" · ".join(v.similarity.baseline_example.values), SIZE, T.TEXT))
+        example = note(True)
         if example.get_left()[0] < chart.ax.axes.get_left()[0] + 0.9:   # over the y label:
-            example = note()                                           # no example words
+            example = note(False)                                      # the short line
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
         chart.note = example
@@ -674,17 +708,34 @@ class BankDriftScene(StoryboardScene):
         base = chart.curves["baseline"][1]
         self.emphasize(VGroup(chart.rows["baseline"][1][0], chart.rows["baseline"][1][-2]),
                        run_time=self.stretch(M.BASE_FALLS, 0.8, cap=2.0))
-        # "then falls ...: most of the money curve's last fall is this baseline falling": the
-        # baseline's last step and the money curve's last step, lit together
+        # "then falls ...: most of the money curve's last fall is this baseline falling":
+        # (round 33: seen, not subtracted in the head) the money curve's last fall, as a bar
+        # right of X^(L) from its X^(L-1) height down to its X^(L) one; then the baseline's
+        # last fall, a bar at its own height, rises to stand beside it, tops level
         self.hold_until_moment(M.BASE_FALLS)
-        drop = int(v.output_drop.curve)
-        pair = [(chart.curves["baseline"], chart.rows["baseline"]),
-                (chart.curves[f"raw{drop}"], chart.rows[f"raw{drop}"])]
-        per = self.stretch(M.SUBTRACT, 1.0, cap=4.0) / 2
-        for (segs, dots), row in pair:
-            self.emphasize(VGroup(segs[-1], dots[-2], dots[-1]), row[1][-1], row[1][-2],
-                           run_time=max(0.8, per))
+        od = v.output_drop
+        drop = int(od.curve)
+        last = len(v.states) - 1
+        xb = chart.p(last, 0.0)[0] + 0.32
+        fall = Line(np.array([xb, chart.p(last, float(od.raw_from))[1], 0]),
+                    np.array([xb, chart.p(last, float(od.raw_to))[1], 0]),
+                    color=self.curve_color(drop), stroke_width=9, cap_style=CapStyleType.BUTT)
+        bfall = Line(np.array([xb + 0.22, chart.p(last, float(od.baseline_from))[1], 0]),
+                     np.array([xb + 0.22, chart.p(last, float(od.baseline_to))[1], 0]),
+                     color=T.MUTED, stroke_width=9, cap_style=CapStyleType.BUTT)
+        segs_m, dots_m = chart.curves[f"raw{drop}"]
+        segs_b, dots_b = chart.curves["baseline"]
+        per = max(0.7, min(1.2, (self.said(M.SUBTRACT) - self.time - 1.2) / 3))
+        self.play(*[Indicate_(m, 1.0) for m in (segs_m[-1], dots_m[-2], dots_m[-1])],
+                  TransformFromCopy(segs_m[-1], fall), run_time=per)
+        self.play(*[Indicate_(m, 1.0) for m in (segs_b[-1], dots_b[-2], dots_b[-1])],
+                  TransformFromCopy(segs_b[-1], bfall), run_time=per)
+        self.play(bfall.animate.shift(UP * (fall.get_top()[1] - bfall.get_top()[1])),
+                  run_time=per)
+        falls = VGroup(fall, bfall)
         self.hold_until_moment(M.SUBTRACT)
+        self.play(FadeOut(falls), run_time=0.3)
+        self.remove(*falls.get_family())
         # the rows of numbers have been read and leave (no number turns into another in
         # place); the adjusted curves' ends get their numbers once, beside them, at the end
         rows = [chart.rows.pop(name) for name in list(chart.rows)]
@@ -732,6 +783,8 @@ class BankDriftScene(StoryboardScene):
             chart.add(target)
         self.play(*[FadeOut(h) for h in hangs], FadeOut(heights), run_time=0.4 * f)
         self.remove(*hangs, heights)
+        # (round 33: the axis now reads what the moved curves are)
+        self.retitle(chart, "cosine − baseline")
         # "at the output the money bank still ends farther away": each adjusted curve's end
         # gets its number once, right of its last dot, and the two are boxed as it is said
         self.hold_until_moment(M.ADJUSTED_ENDS)
@@ -743,11 +796,10 @@ class BankDriftScene(StoryboardScene):
                 if overlaps(lab, other, pad=0.04):
                     lab.next_to(other, DOWN if lab.get_y() < other.get_y() else UP, buff=0.06)
             labels.add(lab)
-        head = txt("adjusted", SIZE, T.MUTED).next_to(labels, UP, buff=0.1).align_to(labels,
-                                                                                     LEFT)
+        head = VGroup()         # (round 33: the axis's name says what they are)
         box = SurroundingRectangle(labels, color=T.POINTER, buff=0.06, stroke_width=2.5)
         left = self.beat_start + self.beat_end(beat) - self.time
-        self.play(FadeInPlace(labels), FadeInPlace(head), run_time=0.5)
+        self.play(FadeInPlace(labels), run_time=0.5)
         self.play(Create(box), run_time=0.5)
         self.emphasize(*[chart.curves[f"adj{k}"][1][-1] for k in range(len(v.curves))],
                        run_time=max(0.6, min(2.5, 0.85 * left - 1.0)))
@@ -758,9 +810,6 @@ class BankDriftScene(StoryboardScene):
     def beat_projection(self, beat) -> None:
         self.lead_in()
         self.pause_after_cue(5, 1.0)            # 1.2 vs 6.6: the two numbers land
-        split_cue = self.cue_with("Split")      # "mostly off this plane" lands; the ends'
-        if split_cue:                           # comparison leaves in a pause
-            self.pause_after_cue(split_cue - 2, 1.2)
         if self.stage.legend is None:
             self.clear()
         legend = self.legend()
@@ -796,10 +845,10 @@ class BankDriftScene(StoryboardScene):
         head = VGroup(
             inline(txt("all", SIZE), Num(pr.n_points, decimals=0, size=SIZE),
                    txt("states", SIZE), txt("projected", SIZE, T.POINTER)),
-            inline(txt("keeps", SIZE, T.MUTED),
+            inline(txt("keeps", SIZE, T.TEXT),
                    Num(pr.explained_percent[0], decimals=0, size=SIZE, suffix="%"),
                    txt("+", SIZE), Num(pr.explained_percent[1], decimals=0, size=SIZE,
-                                       suffix="%"), txt("of the spread", SIZE, T.MUTED)),
+                                       suffix="%"), txt("of the spread", SIZE, T.TEXT)),
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         head.move_to([side_x + head.width / 2, top - head.height / 2, 0])
         # the plane's two axes, named as the voice names them
@@ -813,7 +862,10 @@ class BankDriftScene(StoryboardScene):
         start = math(v.states[0].math.value, PLANE_MATH, T.TEXT)
         back = plane.c2p(*xy[0][0]) - plane.c2p(*xy[0][-1])      # away from the path's end
         back = back / max(1e-6, float(abs(back[0]) + abs(back[1])))
-        start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
+        start.next_to(plane.c2p(*xy[0][0]), DOWN, buff=0.2)   # (round 33: under its dot,
+        if start.get_bottom()[1] < plane.get_bottom()[1] or \
+                start.get_right()[0] > 7.11 - T.EDGE:              # clear of PC1's name)
+            start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
         # the grid's scale: one square's length, named, in a corner of the plot no path, dot
         # or axis crosses (with an opaque backing on the grid); it comes in with the grid
         scale_bar = VGroup(inline(txt("grid square:", SIZE, T.TEXT),
@@ -845,92 +897,86 @@ class BankDriftScene(StoryboardScene):
         # path may start): the first side of its dot that is
         at0 = plane.c2p(*xy[0][0])
         if any(overlaps(start, m, pad=0.04) for m in pc[2:]):
-            for d in (back, UP, DOWN, LEFT, DL, UL, DR, UR, RIGHT):
+            for d in (DOWN, back, UP, LEFT, DL, UL, DR, UR, RIGHT):
                 start.next_to(at0, d, buff=0.2)
                 if not any(overlaps(start, m, pad=0.04) for m in pc[2:]) and \
                         start.get_right()[0] < 7.11 - T.EDGE:
                     break
         # the paths start from X^(0): each sentence's first state, lit (the others stay faint)
         self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.5)
-        trails = VGroup()
-        self.add(trails)
         n = len(v.states)
-        marks = VGroup()            # the reference's states X^(1) .. X^(L-1): dot and label
-        # what a state's label must not lie on: every path (all of it, drawn or still to come)
-        # and the PC axes, as points sampled along them
-        lines = [(plane.c2p(*p0), plane.c2p(*p1)) for path in xy
-                 for p0, p1 in zip(path[:-1], path[1:])]
-        lines += [(ax.get_start(), ax.get_end()) for ax in pc[:2]]
-        blocked = np.array([np.array(a0) + (np.array(a1) - np.array(a0)) * t
-                            for a0, a1 in lines for t in np.linspace(0, 1, 40)])
-        per = self.pace(self.said(M.SAME_PATH), n - 1, 1.5, cap=1.6)
-        per = max(per, 0.6)
-        for s in range(1, n):
-            segs = [Line(plane.c2p(*xy[c][s - 1]), plane.c2p(*xy[c][s]), color=col,
-                         stroke_width=2.5, stroke_opacity=0.85)
-                    for c, col in enumerate(self.colors)]
-            # the reference's state X^(s) named as its dot arrives, on the side away from the
-            # other paths (the three run together: one path's labels name the layer for all)
-            extra = []
-            if s < n - 1:
-                lab = math(v.states[s].math.value, PLANE_MATH, T.MUTED)
-                # (a label that would lie on one already drawn, or on an axis name, tries the
-                # other sides, then is left out: a deep model's states crowd near X^(0))
-                taken = [m for m in [*marks, *start.get_family(), *pc[2:].get_family(),
-                                     *scale_bar[0].get_family()] if is_text(m)]
-                away = side_of(plane, xy, s)
-                best = None
-                for buff in (0.12, 0.3):
-                    for d in (away, -away, UP, DOWN, LEFT, RIGHT, UL, UR, DL, DR):
-                        beside(lab, Dot(plane.c2p(*xy[0][s]), radius=0.09), d, buff=buff)
-                        if any(overlaps(lab, m, pad=0.02) for m in taken) or \
-                                lab.get_left()[0] < -7.11 + T.EDGE:
-                            continue
-                        hits = covered(lab, blocked, pad=0.04)
-                        if best is None or hits < best[0]:
-                            best = (hits, lab.get_center().copy())
-                        if hits == 0:
-                            break
-                    if best is not None and best[0] == 0:
-                        break
-                if best is not None:
-                    lab.move_to(best[1])
-                    marks.add(lab)
-                    extra.append(FadeInPlace(lab))
-            self.play(*[Create(g) for g in segs],
-                      *[dots[c].animate.move_to(plane.c2p(*xy[c][s])) for c in range(len(dots))],
-                      *extra, run_time=per)
-            trails.add(*segs)
-            self.bring_to_front(dots)
+        marks = VGroup()    # (round 32: only X^(0) and X^(L) are named: labels along the
+        # paths crowded the plot's left edge and sat on the lines)
+        # "all three banks take nearly the same path, from X zero to X six": the three paths
+        # drawn in one stroke while that is said, each dot riding its path's tip
+        full = [VMobject().set_points_as_corners([plane.c2p(*p) for p in xy[c]])
+                for c in range(len(self.colors))]
+        trails = VGroup(*[VMobject(color=col, stroke_width=2.5, stroke_opacity=0.85)
+                          .set_points_as_corners([plane.c2p(*xy[c][0])] * 2)
+                          for c, col in enumerate(self.colors)])
+        self.add(trails)
+        self.bring_to_front(dots)
+
+        def grow(mob, alpha: float) -> None:
+            for c, (tr, f) in enumerate(zip(trails, full)):
+                tr.pointwise_become_partial(f, 0, max(1e-4, alpha))
+                dots[c].move_to(tr.get_end())
         end_label = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
+        ends = VGroup(*[Dot(plane.c2p(*xy[c][-1]), radius=0.09) for c in range(len(dots))])
         out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
-        end_label.next_to(dots, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
+        end_label.next_to(ends, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
         if end_label.get_right()[0] > plane.get_right()[0] or \
                 end_label.get_left()[0] < plane.get_left()[0]:     # (kept inside the plot)
-            end_label.next_to(dots, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
+            end_label.next_to(ends, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
         if overlaps(end_label, scale_bar, pad=0.04):   # (clear of the grid's scale, there
             for d in (UP, DOWN, LEFT, RIGHT):          # from the grid's first frame)
-                end_label.next_to(dots, d, buff=0.25)
+                end_label.next_to(ends, d, buff=0.25)
                 if not overlaps(end_label, scale_bar, pad=0.04) and \
                         plane.get_left()[0] <= end_label.get_left()[0] and \
                         end_label.get_right()[0] <= plane.get_right()[0]:
                     break
-        self.play(FadeInPlace(end_label), run_time=0.4)
         self.hold_until_moment(M.SAME_PATH)
-        self.emphasize(trails, run_time=1.2)
+        run = max(2.0, min(4.5, 0.9 * (self.said(M.IN_PLANE) - self.time) - 0.8))
+        self.play(UpdateFromAlphaFunc(VGroup(trails, dots), grow, rate_func=linear),
+                  run_time=run)
+        for c, f in enumerate(full):         # (the whole path, exactly)
+            trails[c].become(f.copy().set_stroke(self.colors[c], 2.5, 0.85))
+            dots[c].move_to(plane.c2p(*xy[c][-1]))
+        self.bring_to_front(dots)
+        self.play(FadeInPlace(end_label), run_time=0.3)
         # one pair's ends, in the plane and in the full space (round 32: one comparison, not
         # a table): sentence 1's end to sentence 2's, a segment on the plane, its two lengths
         # in the side column, one row as each is said
         k0 = 0
         seg = Line(dots[0].get_center(), dots[k0 + 1].get_center(),
                    color=self.curve_color(k0), stroke_width=4)
+        # (round 33: each distance also a bar, to the grid's scale where the column has room:
+        # the plane's segment itself lies down as the first bar, the full space's grows
+        # beside it; "1.2 vs 6.6" is seen, not only read)
+        room = 7.11 - T.EDGE - side_x - 0.2 - Num(pr.full_end_distances[k0], decimals=1,
+                                                   size=SIZE).width
+        ku = min(unit, room / max(1e-9, max(float(x) for x in [*pr.full_end_distances,
+                                                                pr.output_norm])))
+        self.bar_unit = ku
+        bar_col = self.curve_color(k0)
+
+        def dist_bar(d, col=None) -> VGroup:
+            bar = Line(ORIGIN, RIGHT * max(0.02, float(d) * ku), color=col or bar_col,
+                       stroke_width=9, cap_style=CapStyleType.BUTT)
+            return VGroup(bar, Num(d, decimals=1, size=SIZE).next_to(bar, RIGHT, buff=0.12))
         rows = VGroup(
-            inline(txt("ends of", SIZE, T.MUTED), self.pair_key(k0), txt("apart", SIZE, T.MUTED)),
-            inline(txt("in the plane:", SIZE, T.TEXT),
-                   Num(pr.end_distances[k0], decimals=1, size=SIZE)),
-            inline(txt("in the full space:", SIZE, T.TEXT),
-                   Num(pr.full_end_distances[k0], decimals=1, size=SIZE)),
-        ).arrange(DOWN, buff=0.16, aligned_edge=LEFT)
+            inline(txt("ends of", SIZE, T.TEXT), self.pair_key(k0), txt("apart", SIZE, T.TEXT)),
+            txt("in the plane:", SIZE, T.TEXT),
+            dist_bar(pr.end_distances[k0]),
+            txt("in the full space:", SIZE, T.TEXT),
+            dist_bar(pr.full_end_distances[k0]),
+            # (the scale of a distance: the length of sentence 1's output state itself)
+            inline(txt("length of", SIZE, T.TEXT), self.pair_key(0)[0],
+                   txt("'s output state:", SIZE, T.TEXT)),
+            dist_bar(pr.output_norm, T.MUTED),
+        ).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
+        for r in (rows[2], rows[4], rows[6]):
+            r[1].next_to(r[0], RIGHT, buff=0.12)
         ans = pr.answer
         where = {"mostly": ("apart: mostly", "off this plane"),
                  "partly": ("apart: partly", "off this plane"),
@@ -949,43 +995,93 @@ class BankDriftScene(StoryboardScene):
         # (the header line has been said and leaves: the rows take its place)
         self.play(FadeOutPlace(head[0]), run_time=0.4)
         self.remove(*head[0].get_family())
-        self.play(FadeInPlace(rows[0]), run_time=0.4)
-        self.play(Create(seg), FadeInPlace(rows[1]), run_time=0.8)
+        self.play(FadeInPlace(rows[0]), FadeInPlace(rows[1]), run_time=0.4)
+        self.play(Create(seg), run_time=0.5)
         self.bring_to_front(dots)
-        self.emphasize(seg, rows[1][-1], run_time=max(0.6, min(1.5, 0.85 * (
-            self.said(M.SENTENCE_MOVES) - self.time))))
-        # "in the full space, 6.6": its row under the plane's, the two lit together
+        # the segment lies down in the column as the plane's bar, its length beside it
+        self.play(TransformFromCopy(seg, rows[2][0]), run_time=0.9)
+        self.play(FadeInPlace(rows[2][1]), run_time=0.3)
+        # "in the full space, 6.6": its bar grows under the plane's, from the same edge
         self.hold_until_moment(M.SENTENCE_MOVES)
-        self.play(FadeInPlace(rows[2]), run_time=0.5)
-        self.emphasize(rows[1][-1], rows[2][-1], run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(M.OFF_PLANE) - self.time))))
-        # "what tells the banks apart lies mostly off this plane": said under the numbers
-        # that show it
+        self.play(FadeInPlace(rows[3]), run_time=0.3)
+        self.play(GrowFromEdge(rows[4][0], LEFT), run_time=0.9)
+        self.play(FadeInPlace(rows[4][1]), run_time=0.3)
+        self.emphasize(rows[2][1], rows[4][1], run_time=0.8)
+        # "... where sentence one's output state is itself 10.1 long": its length, a grey bar
+        # to the same scale under the two distances
+        self.hold_until(self.said(M.OFF_PLANE) - 2.6)
+        self.play(FadeInPlace(rows[5]), run_time=0.3)
+        self.play(GrowFromEdge(rows[6][0], LEFT), run_time=0.9)
+        self.play(FadeInPlace(rows[6][1]), run_time=0.3)
+        # "what tells the banks apart lies mostly off this plane": said under the bars that
+        # show it
         self.hold_until_moment(M.OFF_PLANE)
-        self.play(FadeInPlace(off), run_time=0.5)
-        self.emphasize(seg, off, rows[2][-1], run_time=1.2)
-        # "how much of each bank's move is common to all three?": the ends' comparison has
-        # been read and leaves; the move is drawn as its parts, to scale, where it was
-        split_cue = self.cue_with("Split")
-        if split_cue:
-            self.hold_until(self.cue_at(split_cue - 1))
-        word = str(v.contexts[0].focus.value).partition("#")[0]     # a new question, a new caption
-        self.sub_caption(f"{word}'s move split: the arrow all share, and each one's own")
-        read = [side, seg]
-        self.play(*[FadeOutPlace(m) for m in read], run_time=0.6)
-        for m in read:
-            self.remove(*m.get_family())
-        # "each bank's move": the three paths it asks about, lit while the question is said
-        if split_cue:
-            self.emphasize(trails, run_time=max(0.6, min(2.5, 0.85 * (
-                self.cue_at(split_cue) - self.time))))
-        self.hold_until_moment(M.SPLIT)
-        split = self.split_picture(head.get_left()[0], head.get_top()[1])
-        # one picture at a time: the plane steps back (dimmed, not gone: the shared arrow's
-        # shadow is drawn on it) while the full-space picture is read
+        self.play(FadeInPlace(off), run_time=0.4)
+        self.emphasize(off, run_time=0.8)
+        # the plane stays for the split (its own beat since round 32): what it reads
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
                       scale_bar)
-        self.play(DimPlace(back, 0.3), run_time=0.5)
+
+        class Pca:
+            pass
+        pca = Pca()
+        pca.plane, pca.back, pca.trails, pca.dots, pca.start = plane, back, trails, dots, start
+        pca.read = [side, seg]
+        pca.left, pca.top = head.get_left()[0], head.get_top()[1]
+        self.stage.pca = pca
+        self.stage.other = [back, side, seg]
+
+    def retitle(self, chart, text: str, run_time: float = 0.5) -> None:
+        """The cosine chart's head becomes `text`, in place (left edge kept); the baseline's
+        note over the chart is shortened first when the two would meet."""
+        head = getattr(chart, "head", None)
+        if head is None:
+            return
+        new = txt(text, SIZE, T.TEXT).move_to(head).align_to(head, LEFT)
+        note = getattr(chart, "note", None)
+        anims = [Transform(head, new)]
+        if note is not None and any(x.get_fill_opacity() > 0.05
+                                    for x in note.family_members_with_points()) and \
+                overlaps(new, note, pad=0.1):
+            short = inline(txt("dashed:", SIZE, T.TEXT), txt("baseline", SIZE, T.MUTED))
+            short.move_to(note).align_to(note, RIGHT)
+            # (the long line dims away inside the chart, the short one comes in and joins it:
+            # a removal would break the chart up into loose pieces)
+            anims += [DimPlace(note, 0.0), FadeInPlace(short)]
+            self.play(*anims, run_time=run_time)
+            chart.remove(note)
+            self.remove(*note.get_family())
+            self.adopt(chart, short)
+            chart.note = short
+            return
+        self.play(*anims, run_time=run_time)
+
+    def pulse(self, *ms, run_time: float = 0.8) -> None:
+        """What the voice names flashes in the highlight's colour, in place (no box)."""
+        self.play(*[Indicate_(m, 1.0) for m in ms], run_time=run_time)
+
+    def beat_split(self, beat) -> None:
+        """The reference's move split into the arrow all sentences share and each one's own
+        (the plane the `projection` beat left on screen, dimmed behind the full-space
+        picture), then the ends' distances in the full space."""
+        # (no lead-in: the same plane goes on; the voice starts with the beat)
+        pca = self.stage.pca
+        v, pr = self.v, self.v.projection
+        plane, back, trails, dots, start = pca.plane, pca.back, pca.trails, pca.dots, pca.start
+        # the ends' comparison has been read: it leaves as the new question is asked
+        self.play(*[FadeOutPlace(m) for m in pca.read], run_time=0.6)
+        for m in pca.read:
+            self.remove(*m.get_family())
+        self.stage.other = [back]
+        # "how much of each bank's move is common to all three?": the three paths it asks
+        # about, lit while the question is said
+        self.pulse(trails, run_time=max(0.6, min(2.0, 0.8 * (self.said(M.SPLIT) - self.time))))
+        split = self.split_picture(pca.left, pca.top)
+        # "split each bank's move into two arrows": the plane steps back (dimmed, not gone:
+        # the shared arrow's shadow is drawn on it) and the split is written where its picture
+        # will stand
+        self.hold_until_moment(M.SPLIT)
+        self.play(DimPlace(back, 0.3), FadeInPlace(split.equation), run_time=0.8)
         # "one arrow all three banks share": the mean of the three X^(0) on the plane, marked,
         # and the shared arrow (its shadow on the plane) starts growing from it as it is said
         a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
@@ -999,125 +1095,180 @@ class BankDriftScene(StoryboardScene):
             self.said(M.MEAN_START) - self.time))))
         # "from their mean start": that dot and the three X^(0) it is the mean of
         self.hold_until_moment(M.MEAN_START)
-        self.emphasize(mean0, start, run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END)
-                                                                        - self.time))))
-        # "... to their mean end": the mean of the three X^(L), at the shadow's tip
+        self.play(Indicate_(mean0, 1.4), Indicate_(start, 1.0),
+                  run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END) - self.time))))
+        # "... to their mean end: 10.7": the mean of the three X^(L), at the shadow's tip, and
+        # the shared arrow's length under the split's words
         self.hold_until_moment(M.MEAN_END)
-        self.emphasize(mean1, dots, run_time=0.6, extra=[FadeInPlace(mean1)])
-        # ": 10.7": a copy lifts off the plane into the full-space picture as one piece: its
-        # midpoint travels, it turns about that midpoint and is shortest half-way (it never
-        # swings about its tail, nor leaves the room above the caption), and its length is
-        # written over it
-        lifted = shadow.copy()
-        o, tip = split.shared.get_start(), split.shared.get_end()
-        m0, m1 = (a0 + a1) / 2, (o + tip) / 2
-        ang0 = float(np.arctan2(*(a1 - a0)[1::-1]))
-        ang1 = float(np.arctan2(*(tip - o)[1::-1]))
-        turn = (ang1 - ang0 + np.pi) % (2 * np.pi) - np.pi
-        len0, len1 = float(np.linalg.norm(a1 - a0)), float(np.linalg.norm(tip - o))
-        xr, ylo, yhi = 7.11 - T.EDGE, BOTTOM + 0.15, head.get_top()[1]
+        self.play(FadeInPlace(mean1), Indicate_(dots, 1.0), run_time=0.6)
+        self.play(FadeInPlace(split.shared_label), run_time=0.5)
+        # "drawn here from each bank's own start": copies of the shadow lift off the
+        # plane into the full-space picture, one per column, each from its own start dot, all
+        # on this line; each copy's midpoint travels, it turns about that midpoint and is
+        # shortest half-way (it never swings about its tail, nor leaves the room above the
+        # caption)
+        xr, ylo, yhi = 7.11 - T.EDGE, BOTTOM + 0.15, pca.top
+        targets = [split.shared] + [cp[1] for cp in split.copies]
+        lifts = []
+        for target in targets:
+            lifted = shadow.copy()
+            o, tip = target.get_start(), target.get_end()
+            m0, m1 = (a0 + a1) / 2, (o + tip) / 2
+            ang0 = float(np.arctan2(*(a1 - a0)[1::-1]))
+            ang1 = float(np.arctan2(*(tip - o)[1::-1]))
+            turn = (ang1 - ang0 + np.pi) % (2 * np.pi) - np.pi
+            len0, len1 = float(np.linalg.norm(a1 - a0)), float(np.linalg.norm(tip - o))
 
-        def carry(m, alpha: float) -> None:
-            a = alpha * alpha * (3 - 2 * alpha)    # eased, but moving all the way through
-            mid = m0 + (m1 - m0) * a
-            th = ang0 + turn * a
-            u = np.array([np.cos(th), np.sin(th), 0.0])
-            ln = (len0 + (len1 - len0) * a) * (1 - 0.45 * np.sin(np.pi * a))
-            # half its length may reach no further than the room around its midpoint
-            room = [abs(xr - abs(mid[0])) / max(1e-9, abs(u[0])),
-                    (mid[1] - ylo if u[1] != 0 else 1e9) / max(1e-9, abs(u[1])),
-                    (yhi - mid[1] if u[1] != 0 else 1e9) / max(1e-9, abs(u[1]))]
-            half = max(0.1, min(ln / 2, *room))
-            m.become(Arrow(mid - u * half, mid + u * half, buff=0, color=T.TEXT, stroke_width=5,
-                           max_tip_length_to_length_ratio=0.06 + (0.08 - 0.06) * a))
-        self.play(UpdateFromAlphaFunc(lifted, carry, rate_func=linear),   # (eased once, in carry)
-                  FadeInPlace(split.start), run_time=1.4)
-        self.remove(lifted)
-        self.add(split.shared)
-        self.play(FadeInPlace(split.scale_note), FadeInPlace(split.shared_label),
-                  FadeInPlace(split.names[0]), run_time=0.5)
-        # "the path they take together": the three paths, under the arrow standing for them
-        moments = self.beat.get("moments") or {}
-        own_start = M.OWN_START if M.OWN_START in moments else M.PATH_TOGETHER
-        self.hold_until_moment(M.PATH_TOGETHER)
-        self.emphasize(trails, shadow, run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(own_start) - self.time) if own_start != M.PATH_TOGETHER else 1.0)))
-        # "here it is drawn from each bank's own start": the same arrow for every bank,
-        # copies of it slide into the other columns, each from its own start dot
-        self.hold_until_moment(own_start)
-        first = VGroup(split.start, split.shared)
-        self.play(*[TransformFromCopy(first, cp) for cp in split.copies],
-                  *[FadeInPlace(m) for m in split.names[1:]], run_time=0.8)
-        self.emphasize(split.start, *[cp[0] for cp in split.copies], *split.names,
-                       run_time=max(0.6, min(1.5, 0.85 * (self.said(M.OWN) - self.time))))
-        # "then each bank's own arrow, what its sentence adds, drawn from the shared arrow's
-        # tip: the longest, the money bank's, is under half as long": each grows from the tip
-        # of its column's shared arrow, its sentence's number at its end
+            def carry(m, alpha: float, m0=m0, m1=m1, ang0=ang0, turn=turn, len0=len0,
+                      len1=len1) -> None:
+                a = alpha * alpha * (3 - 2 * alpha)    # eased, but moving all the way through
+                mid = m0 + (m1 - m0) * a
+                th = ang0 + turn * a
+                u = np.array([np.cos(th), np.sin(th), 0.0])
+                ln = (len0 + (len1 - len0) * a) * (1 - 0.45 * np.sin(np.pi * a))
+                room = [abs(xr - abs(mid[0])) / max(1e-9, abs(u[0])),
+                        (mid[1] - ylo if u[1] != 0 else 1e9) / max(1e-9, abs(u[1])),
+                        (yhi - mid[1] if u[1] != 0 else 1e9) / max(1e-9, abs(u[1]))]
+                half = max(0.1, min(ln / 2, *room))
+                m.become(Arrow(mid - u * half, mid + u * half, buff=0, color=T.TEXT,
+                               stroke_width=5,
+                               max_tip_length_to_length_ratio=0.06 + (0.08 - 0.06) * a))
+            lifts.append(UpdateFromAlphaFunc(lifted, carry, rate_func=linear))
+        self.hold_until_moment(M.OWN_START)
+        self.play(*lifts, FadeInPlace(split.start), *[FadeInPlace(cp[0]) for cp in split.copies],
+                  *[FadeInPlace(m) for m in split.names], FadeInPlace(split.scale_note),
+                  run_time=1.4)
+        for lf in lifts:
+            self.remove(lf.mobject)
+        self.add(split.shared, *split.copies)
+        # "then each bank's own arrow, from the shared arrow's tip to that bank's own end: the
+        # longest, the money bank's, is under half as long": each grows from the tip of its
+        # column's shared arrow, its length at its end
+        # (the split's words have been read: "each move = ..." leaves as the own arrows
+        # grow, round 33: the column was the busiest frame)
         self.hold_until_moment(M.OWN)
         self.play(LaggedStart(*[GrowArrow(a) for a in split.own], lag_ratio=0.3),
-                  *[FadeInPlace(m) for m in split.own_labels],
-                  *([FadeInPlace(split.own_note)] if len(split.own_note) else []),
-                  run_time=1.2)
+                  *[FadeInPlace(m) for m in split.own_labels], FadeOutPlace(split.equation),
+                  run_time=1.4)
+        self.remove(*split.equation.get_family())
+        split.all.remove(split.equation)        # (gone: not faded out again with the rest)
         k = int(pr.own_longest)
+        moments = self.beat.get("moments") or {}
         half = M.HALF if M.HALF in moments else M.OWN
-        self.emphasize(split.own[k], split.own_labels[k], run_time=max(0.6, min(2.0, 0.85 * (
-            (self.said(half) if half != M.OWN else self.time + 2.0) - self.time) - 0.8)))
-        # "the longest ... is under half as long as the shared one": that own arrow swings
-        # to lie beside its column's shared arrow, from the start dot down, and the shared
-        # arrow's half point is ticked
-        col = split.start if k == 0 else split.copies[k - 1][0]
-        sh = split.shared if k == 0 else split.copies[k - 1][1]
-        o, tip = sh.get_start(), sh.get_end()
+        self.hold_until(self.said(half) - 2.0)
+        self.pulse(split.own[k], split.own_labels[k], run_time=0.9)
+        # "... is under half as long as the shared one": that own arrow swings to lie beside
+        # its column's shared arrow, from the start dot down, and the shared arrow's half
+        # point is ticked
+        col_shared = split.shared if k == 0 else split.copies[k - 1][1]
+        o, tip = col_shared.get_start(), col_shared.get_end()
         ln = float(split.own[k].get_length())
-        side = RIGHT * 0.22
-        laid = Arrow(o + side, o + side + (tip - o) / np.linalg.norm(tip - o) * ln, buff=0,
+        aside = RIGHT * 0.22
+        laid = Arrow(o + aside, o + aside + (tip - o) / np.linalg.norm(tip - o) * ln, buff=0,
                      color=self.colors[k], stroke_width=5,
                      max_tip_length_to_length_ratio=0.25)
         mid = (o + tip) / 2
-        tick = Line(mid + LEFT * 0.14, mid + side + RIGHT * 0.14, color=T.POINTER,
+        tick = Line(mid + LEFT * 0.14, mid + aside + RIGHT * 0.14, color=T.POINTER,
                     stroke_width=4)
         half_lab = txt("half", SIZE, T.POINTER).next_to(tick, RIGHT, buff=0.08)
         self.hold_until(self.said(half) - 0.9)
         self.play(TransformFromCopy(split.own[k], laid), run_time=0.9)
         self.play(Create(tick), FadeInPlace(half_lab), run_time=0.5)
-        self.emphasize(laid, tick, half_lab, run_time=max(0.6, min(2.0, 0.85 * (
-            self.said(M.SHARED_SUM) - self.time) - 0.4)))
+        self.wait(max(0.1, min(2.0, 0.85 * (self.said(M.SHARED_SUM) - self.time) - 0.4)))
         self.play(FadeOutPlace(laid), FadeOutPlace(tick), FadeOutPlace(half_lab),
                   run_time=0.35)
         self.remove(laid, tick, *half_lab.get_family())
-        # "so the part all three banks share is 10.7 long, and the part that differs between
-        # the sentences is under half of that; why they share it is not measured here": the
-        # shared arrow and its number, then the longest own arrow (round 32: the angles and
-        # the sums, "the parts add as arrows", were cut: a detour from the video's claim)
+        # "so the shared part is the larger; why all three share it is not measured here": the
+        # shared arrows and their number, then the words under the columns
         self.hold_until_moment(M.SHARED_SUM)
-        self.emphasize(split.shared, split.shared_label, run_time=max(0.6, min(1.6, 0.85 * (
-            self.said(M.ADDS_MOST) - self.time))))
-        self.hold_until_moment(M.ADDS_MOST)
-        self.emphasize(split.own[k], split.own_labels[k], *split.own_note[:1],
-                       run_time=max(0.6, min(1.6, 0.85 * (self.said(M.NOT_MEASURED)
-                                                          - self.time))))
-        # "why they share it is not measured here": said on screen, under the columns
-        unknown = txt("why all share it: not measured here", SIZE, T.POINTER)
+        self.pulse(*targets, split.shared_label[-1], run_time=max(0.6, min(1.4, 0.85 * (
+            self.said(M.NOT_MEASURED) - self.time))))
         low = min(m.get_bottom()[1] for m in [*split.own, *split.own_labels])
-        unknown.next_to(VGroup(split.scale_note), DOWN, buff=0).align_to(split.scale_note, LEFT)
-        unknown.set_y(max(low - 0.25 - unknown.height / 2, BOTTOM + 0.1 + unknown.height / 2))
-        if unknown.get_right()[0] > 7.11 - T.EDGE:
-            unknown.scale((7.11 - T.EDGE - unknown.get_left()[0]) / unknown.width,
-                          about_edge=LEFT)
+
+        def under(m):
+            m.align_to(split.scale_note, LEFT)
+            m.set_y(max(low - 0.25 - m.height / 2, BOTTOM + 0.1 + m.height / 2))
+            if m.get_right()[0] > 7.11 - T.EDGE:
+                m.scale((7.11 - T.EDGE - m.get_left()[0]) / m.width, about_edge=LEFT)
+            return m
+        unknown = under(txt("why all share it: not measured here", SIZE, T.POINTER))
         self.hold_until_moment(M.NOT_MEASURED)
         self.play(FadeInPlace(unknown), run_time=0.5)
-        self.emphasize(split.shared, unknown, run_time=max(0.6, min(1.6, 0.85 * (
-            self.said(M.WAYS) - self.time))))
-        split.all.add(unknown)
-        # "the own arrows lie mostly off this plane; for this one pair they leave the
-        # same-sense bank nearer": the own arrows, then the paths' ends on the plane
+        # "each own arrow lies mostly off the plane: its shadow on the plane is short": beside
+        # each own arrow, its shadow's length on the PCA plane (plan `own_shown`), pale
+        shadows = VGroup()
+        for c, own in enumerate(split.own):
+            s0, s1 = own.get_start(), own.get_end()
+            u = (s1 - s0) / max(1e-9, float(np.linalg.norm(s1 - s0)))
+            nrm = np.array([u[1], -u[0], 0.0])          # to the own arrow's lower side
+            if nrm[1] > 0:
+                nrm = -nrm
+            f = float(pr.own_shown[c])
+            shadows.add(Line(s0 + nrm * 0.24, s0 + nrm * 0.24 + (s1 - s0) * f,
+                             color=self.colors[c], stroke_width=9, stroke_opacity=0.8,
+                             cap_style=CapStyleType.BUTT))
+        legend_sh = under(inline(Line(ORIGIN, RIGHT * 0.3, color=T.TEXT, stroke_width=9,
+                                      stroke_opacity=0.8),
+                                 txt("under each: its shadow on the PCA plane", SIZE,
+                                     T.TEXT)))
         self.hold_until_moment(M.WAYS)
-        self.emphasize(*split.own, run_time=1.2)
-        self.play(DimPlace(back, 1 / 0.3), run_time=0.4)      # the plane again, its ends
+        self.play(FadeOutPlace(unknown), run_time=0.3)
+        self.remove(*unknown.get_family())
+        self.play(*[TransformFromCopy(own, sh) for own, sh in zip(split.own, shadows)],
+                  FadeInPlace(legend_sh), run_time=1.0)
+        self.wait(max(0.1, min(1.5, 0.85 * (self.said(M.FULL_ENDS) - self.time) - 0.9)))
+        # "in the full space, sentence two's bank ends 6.6 from sentence one's, sentence
+        # three's 4.3": the split has been read and leaves; the plane comes back, and beside it
+        # the ends' distances, one row per pair, lit as each is said
+        # (round 33: the distances as bars, to the scale of the last beat's "1.2 vs 6.6"
+        # bars, one per pair in its sentence's colour; the plane stays dimmed behind: these
+        # are not distances in it)
+        ku = float(getattr(self, "bar_unit", 0.4))
+        dists = [float(x) for x in pr.full_end_distances]
+        keys = [self.pair_key(c) for c in range(len(dists))]
+        bars_x = pca.left + max(kk.width for kk in keys) + 0.2
+        right_room = 7.11 - T.EDGE - bars_x - 0.2 - max(
+            Num(d, decimals=1, size=SIZE).width for d in pr.full_end_distances)
+        ku = min(ku, right_room / max(1e-9, max(dists)))
+        head_r = txt("ends apart, in the full space", SIZE, T.TEXT)
+        head_r.move_to([pca.left + head_r.width / 2, pca.top - head_r.height / 2, 0])
+        rows = VGroup(head_r)
+        y = head_r.get_bottom()[1] - 0.45
+        for c, (kk, d) in enumerate(zip(keys, dists)):
+            kk.move_to([pca.left + kk.width / 2, y, 0])
+            bar = Line([bars_x, y, 0], [bars_x + max(0.02, d * ku), y, 0],
+                       color=self.curve_color(c), stroke_width=9,
+                       cap_style=CapStyleType.BUTT)
+            num = Num(pr.full_end_distances[c], decimals=1, size=SIZE).next_to(bar, RIGHT,
+                                                                             buff=0.12)
+            rows.add(VGroup(kk, bar, num))
+            y -= 0.5
+        self.keep_inside(rows)
+        word = str(v.contexts[0].focus.value).partition("#")[0]
+        self.hold_until_moment(M.FULL_ENDS)
+        self.sub_caption(f"How far apart the {word}s end, in the full space")
+        gone = [split.all, shadows, legend_sh, mean0, mean1, shadow]
+        self.play(*[FadeOutPlace(m) for m in gone], run_time=0.6)
+        for m in gone:
+            self.remove(*m.get_family())
+        self.play(FadeInPlace(rows[0]), run_time=0.4)
+        # one bar as each distance is said: "sentence two's ... 6.6", "sentence three's 4.3"
+        other = self.said(M.END_OTHER) if M.END_OTHER in (self.beat.get("moments") or {}) \
+            else self.time + 2.0
+        for c in range(1, len(rows)):
+            if c == 2:
+                self.hold_until(other)
+            kk, bar, num = rows[c]
+            t = max(0.9, min(1.4, 0.8 * (other - self.time))) if c == 1 else 1.0
+            self.play(FadeInPlace(kk), run_time=0.3)
+            self.play(GrowFromEdge(bar, LEFT), run_time=t - 0.3)
+            self.play(FadeInPlace(num), run_time=0.3)
         end = self.beat_start + self.beat_end(beat)
-        self.emphasize(VGroup(*dots), run_time=max(0.6, min(2.5, 0.85 * (end - self.time))))
-        self.stage.other = [VGroup(plane, ghosts, trails, marks, dots, start, end_label,
-                                   pc, mean0, mean1, shadow, split.all, scale_back, scale_bar)]
+        if end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
+            k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
+            if k < len(rows):
+                self.pulse(rows[k], run_time=min(1.5, 0.8 * (end - self.time)))
+        self.stage.other = [back, rows]
 
     def split_picture(self, left: float, top: float):
         """The reference's move split in two, in the full space and to one scale, one column
@@ -1139,20 +1290,23 @@ class BankDriftScene(StoryboardScene):
         right, bottom = 7.11 - T.EDGE - 0.1, BOTTOM + 0.15
         # (only each column's lengths and its one angle are measured: where an arrow points
         # on the page is not)
-        note = VGroup(txt("full space, to scale", SIZE, T.MUTED),
-                      txt("only lengths and angles are real", SIZE, T.MUTED)
-                      ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+        # (round 32: one line, in the text's colour; "only lengths and angles are real", in
+        # grey, was hard to read and no angle is read any more)
         word = str(self.v.contexts[0].focus.value).partition("#")[0]
+        equation = txt("each move = shared arrow + own arrow", SIZE, T.TEXT)
         label = inline(txt("all", SIZE, T.TEXT), Num(pr.answer.n, decimals=0, size=SIZE),
                        txt(f"{word}s share:", SIZE, T.TEXT),
                        Num(pr.shared_move, decimals=1, size=SIZE))
-        note.move_to([left + note.width / 2, top - note.height / 2, 0])
-        label.next_to(note, DOWN, buff=0.14).align_to(note, LEFT)
-        if note.get_right()[0] > right:                 # (a long word: one line smaller)
-            note.scale((right - left) / note.width, about_edge=LEFT)
+        note = txt("full space, lengths to scale", SIZE, T.TEXT)
+        equation.move_to([left + equation.width / 2, top - equation.height / 2, 0])
+        label.next_to(equation, DOWN, buff=0.14).align_to(equation, LEFT)
+        note.next_to(label, DOWN, buff=0.14).align_to(equation, LEFT)
+        for m in (equation, label, note):
+            if m.get_right()[0] > right:                # (a long word: that line smaller)
+                m.scale((right - left) / m.width, about_edge=LEFT)
         # the scale: the shared arrow, the own arrows below its tip and the angle labels under
         # them fit the height under the words; the columns fit the width
-        y0 = label.get_bottom()[1] - 0.3
+        y0 = note.get_bottom()[1] - 0.3
         below = max([0.0] + [-ln * d[1] for ln, d in zip(lens, dirs)])
         above = max([0.0] + [ln * d[1] for ln, d in zip(lens, dirs)])
         wide = max([0.3] + [ln * d[0] for ln, d in zip(lens, dirs)])
@@ -1225,6 +1379,7 @@ class BankDriftScene(StoryboardScene):
             pass
         sp = Split()
         sp.start, sp.shared, sp.shared_label, sp.scale_note = start, shared, label, note
+        sp.equation = equation
         sp.copies = copies
         sp.own, sp.own_labels, sp.guide, sp.arcs = own, labels, guide, arcs
         sp.degrees = degrees
@@ -1232,7 +1387,7 @@ class BankDriftScene(StoryboardScene):
         sp.names, sp.sums, sp.sum_labels = names, sums, sum_labels
         # (guide, arcs, degrees, sums: built, not drawn since round 32; not in `all`, which
         # the next beat clears)
-        sp.all = VGroup(start, shared, copies, label, note, own, labels, names)
+        sp.all = VGroup(start, shared, copies, equation, label, note, own, labels, names)
         return sp
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
@@ -1252,9 +1407,9 @@ class BankDriftScene(StoryboardScene):
         ghosts = VGroup(*[Dot(seen[c][s], radius=0.06, color=col, fill_opacity=0.85)
                           for c, col in enumerate(self.colors) for s in range(len(v.states))])
         d0, d1 = pr.raw_view_dims[0], pr.raw_view_dims[1]
-        view = inline(txt("seen along dims", SIZE, T.MUTED), Num(d0, decimals=0, size=SIZE),
-                      txt("and", SIZE, T.MUTED), Num(d1, decimals=0, size=SIZE),
-                      txt("of", SIZE, T.MUTED), Num(pr.d_model, decimals=0, size=SIZE))
+        view = inline(txt("seen along dims", SIZE, T.TEXT), Num(d0, decimals=0, size=SIZE),
+                      txt("and", SIZE, T.TEXT), Num(d1, decimals=0, size=SIZE),
+                      txt("of", SIZE, T.TEXT), Num(pr.d_model, decimals=0, size=SIZE))
         # that view's two coordinate axes, short, through the states' mean; its note under
         # them, on a backing (clear of the vertical one: round 31 had "dim|s")
         o = np.array(plane.c2p(0, 0))
@@ -1386,6 +1541,10 @@ class BankDriftScene(StoryboardScene):
         pad = 0.3
         panel.ax.axes.y_axis.shift(LEFT * pad)
         panel.ax.y_labels.shift(LEFT * pad)
+        # (round 33: Axes.c2p adds the y axis's own offset, so with it moved every point
+        # came out `pad` to the left, X^(0)'s bar on the axis line: points are put back)
+        at = panel.p
+        panel.p = lambda s, value, at=at: at(s, value) + RIGHT * pad
         x0 = panel.ax.axes.y_axis.get_center()[0]
         for gl in panel.ax.grid:
             gl.put_start_and_end_on(np.array([x0, gl.get_start()[1], 0]), gl.get_end())
@@ -1419,17 +1578,24 @@ class BankDriftScene(StoryboardScene):
         n = len(v.states)
         adjusted = f"adj{near}" in chart.curves and f"adj{far}" in chart.curves
 
-        def bars(p, vals_near, vals_far) -> VGroup:
+        def bars(p, vals_near, vals_far, width=GAP_BAR) -> VGroup:
             """One bar per state from the far value to the near one on chart point map `p`."""
             return VGroup(*[Line(p(s, float(vals_far[s])), p(s, float(vals_near[s])), color=GAP,
-                                 stroke_width=GAP_BAR, cap_style=CapStyleType.BUTT)
+                                 stroke_width=width, cap_style=CapStyleType.BUTT)
                             for s in range(n)])
-        shown = bars(chart.p, raw(v.curves[near]), raw(v.curves[far]))
+        # (thin on the curves, round 32: wide slabs between two curves read as blocks)
+        shown = bars(chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN)
         pair = VGroup(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"])
         adj = VGroup(*[chart.curves[f"adj{k}"] for k in (near, far)]) if adjusted else None
+        # the adjusted curves' shapes, drawn as the raw curves are: the raw curves move onto
+        # them as the baseline cancels (the adjusted curves themselves leave meanwhile)
+        shapes = [c.copy() for c in adj] if adjusted else []
+        for sh, rc in zip(shapes, pair):
+            sh.match_style(rc).set_opacity(1)
         self.hold_until_moment(M.GAP_DEFINED)
-        # "sentence three's cosine minus sentence two's": the raw curves, lit and boxed
-        box = SurroundingRectangle(pair, color=T.POINTER, buff=0.08, stroke_width=3)
+        # "sentence three's cosine minus sentence two's": the raw curves, lit (round 33: no
+        # box round them)
+        box = VGroup()
         # the stage is cleared for the gap: the baseline's line, its curve and every row of
         # numbers leave (rows named "adjusted" would disagree with the raw curves lit now);
         # the bars' own row comes with the gap's chart
@@ -1439,21 +1605,19 @@ class BankDriftScene(StoryboardScene):
         if gone:
             self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
         if adjusted:
-            # (each curve on its own: a new group round chart parts would be drawn twice)
-            self.play(*[DimPlace(c, 1 / 0.3) for c in pair], *[DimPlace(c, 0.3) for c in adj],
-                      FadeIn(box), run_time=0.6)
-        else:
-            self.play(FadeIn(box), run_time=0.6)
+            # (each curve on its own: a new group round chart parts would be drawn twice; the
+            # adjusted curves leave: only the two curves the bars join are on the chart)
+            self.play(*[DimPlace(c, 1 / 0.3) for c in pair], *[DimPlace(c, 0.0) for c in adj],
+                      run_time=0.6)
+            self.retitle(chart, "cosine", run_time=0.4)
         self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
-        self.play(FadeOut(box), run_time=0.3)
-        self.remove(box)
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
-            # (the raw curves leave as the bars slide: no ghost under the adjusted ones)
+            # (the raw curves move down with them, onto the adjusted curves' places)
             self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
-                                            v.curves[far].adjusted)),
-                      *[DimPlace(c, 0.0) for c in pair], *[DimPlace(c, 1 / 0.3) for c in adj],
-                      run_time=1.6)
+                                            v.curves[far].adjusted, GAP_BAR_THIN)),
+                      *[Transform(c, sh) for c, sh in zip(pair, shapes)], run_time=1.6)
+            self.retitle(chart, "cosine − baseline", run_time=0.4)
             self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
                                                                      - self.time))))
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
@@ -1461,11 +1625,15 @@ class BankDriftScene(StoryboardScene):
         zeros = [0.0] * n
         # (the cosine chart leaves under its bars; then the gap's own chart comes in and the
         # same bars move onto it, each now standing on zero: they keep their identity)
-        self.play(FadeOutPlace(chart), run_time=0.5)
+        # (round 32: the new chart is drawn first, then the bars move onto it, widening to
+        # bars of a bar chart)
+        self.play(FadeOutPlace(chart), run_time=0.4)
         self.remove(*chart.get_family())
         self.bring_to_front(shown)
-        self.play(FadeInPlace(panel), Transform(shown, bars(panel.p, g.values, zeros)),
-                  run_time=max(0.8, self.stretch(M.TOGETHER, 1.2, cap=1.8) - 0.3))
+        self.play(FadeInPlace(panel), run_time=0.4)
+        self.bring_to_front(shown)
+        self.play(Transform(shown, bars(panel.p, g.values, zeros)),
+                  run_time=max(0.8, self.stretch(M.TOGETHER, 1.2, cap=1.6) - 0.6))
         self.stage.chart = None
         self.bring_to_front(shown)
         row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP)
@@ -1475,7 +1643,7 @@ class BankDriftScene(StoryboardScene):
         tg, small = g.together.value, float(g.small)
         lo, hi = panel.p(-0.06, -small), panel.p(tg + 0.3, small)   # clear of the 0 tick
         band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
-                         fill_color=T.POINTER, fill_opacity=0.18)
+                         fill_color=T.POINTER, fill_opacity=0.1)
         band.move_to((lo + hi) / 2)
         # the band says what it is: X^(0)'s own gap, which position alone makes there
         # (said only when the band is X^(0)'s gap: a teacher's sentences may have a wider
@@ -1493,8 +1661,8 @@ class BankDriftScene(StoryboardScene):
         places = []
         for d, edge in ((UP, LEFT), (DOWN, LEFT), (UP, RIGHT), (DOWN, RIGHT)):
             within.next_to(band, d, buff=0.1).align_to(band, edge)
-            if edge is LEFT:
-                within.shift(RIGHT * 0.1)
+            if edge is LEFT:        # (round 33: clear of the axis and X^(0)'s bar)
+                within.shift(RIGHT * (shown[0].get_right()[0] + 0.2 - within.get_left()[0]))
             if within.get_left()[0] < axis_x:           # never left of the axis
                 within.shift(RIGHT * (axis_x - within.get_left()[0]))
             places.append(within.get_center().copy())

@@ -60,6 +60,7 @@ that head's whole attention matrix; every head's matrix side by side.
                            (their sum: more than delta_norm when the pieces partly cancel),
                            bias_norm,
                            delta [show] and delta_norm (|Delta_attn|), x / x_norm (X^(l)),
+                           ratio (delta_norm / x_norm),
                            mid [show] (X^(l) + Delta_attn), top (the TOP_PIECES longest
                            pieces: head, length, on_key = its weight from the focus token on
                            heads[0].top; prev / prev_text = its head's
@@ -208,6 +209,8 @@ def joined(t: Trace, l: int, f: int, first: dict, where: str) -> dict:
            "delta": j["delta"][:SHOW].tolist(),
            "delta_norm": j["delta_norm"], "delta_norm_text": f"{j['delta_norm']:.{nd}f}",
            "x": x[:SHOW].tolist(), "x_norm": float(np.linalg.norm(x)),
+           # |Δ_attn| / |X^(l)|: how large the update is beside what it is added to
+           "ratio": float(j["delta_norm"] / np.linalg.norm(x)),
            "mid": mid[:SHOW].tolist(),
            "top": top, "key_token": first["top"]["token"],
            "top_on_key_min": min(on_key)}

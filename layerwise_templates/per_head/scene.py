@@ -92,6 +92,9 @@ BIG = 1.0                           # the numbers the voice reads are boxed, not
                                     # (review 20: a grown 0.999 touched its neighbours and the
                                     # box of 0.001; nine numbers in a row leave no room)
 USED = 0.35                         # a row that has been used greys to this opacity
+# the join beat's rows: the heads' outputs, the joined row (round 33, review 32b: both sat in
+# the top half over an empty bottom 40 %)
+Y_HEADS, Y_JOINED = 1.8, 0.35
 
 
 def underline(m: Mobject) -> Mobject:
@@ -171,7 +174,7 @@ CAPTIONS = False
 # and after the other keys' dot products
 PAUSES = {("scores", 0): 0.5, ("scores", 1): 0.9, ("scores", 2): 0.8, ("softmax", 3): 1.1,
           ("values", 0): 0.7, ("values", 1): 0.8,
-          ("matrix", 2): 0.5}
+          ("matrix", 2): 0.5, ("add", 0): 1.5}
 # Seconds held after a beat's last sentence (its result stays before the next beat).
 # round 32: the grid's last sentence names head 5; the two named heads then grow, labelled
 END_HOLD = {"softmax": 0.3, "grid": 1.4, "join": 0.3, "add": 0.6}
@@ -323,7 +326,14 @@ class PerHeadScene(StoryboardScene):
         spread over the beat as before."""
         n = len(self.beat.get("cues") or [])
         if not n:
-            self.fill_to(None, [s for _, g in groups for s in g])
+            # silent: each of the beat's handlers its share of the beat (round 33: the first
+            # took 92 % of it and the keys, second, ran 0.5 s past the beat's duration)
+            shows = self.steps(self.beat)
+            k, m = self.step_index, max(1, len(shows))
+            end = None
+            if m > 1 and all(st.get("at") is None for st in shows):
+                end = self.beat_start + float(self.beat["duration"]) * (k + 1) / m
+            self.fill_to(end, [s for _, g in groups for s in g])
             return
         for k, (c, steps) in enumerate(groups):
             c = min(c, n - 1)
@@ -690,9 +700,7 @@ class PerHeadScene(StoryboardScene):
             groups.append((6 if detour else 1, [
                 (1, lambda t: self.play(Indicate(self.st.x.col, color=T.X, scale_factor=1.05),
                                         FadeInPlace(xkey), run_time=t)),
-                (3, lambda t: (self.play(LaggedStart(*[ReplacementTransform(a, b) for a, b in
-                                                       zip(starts, dots)], lag_ratio=0.06),
-                                         run_time=t))),
+                (3, lambda t: self.fly_dots(starts, dots, cards, t)),
                 (1, lambda t: self.play(*[Indicate(c.bars, color=MARK, scale_factor=1.05)
                                           for c in cards], run_time=t))]))
             self.keep(dots, xkey)
@@ -703,6 +711,44 @@ class PerHeadScene(StoryboardScene):
         self.st.cards = cards
         self.st.panel = VGroup(legend, cos, cosnote, pdot, pile) if detour else VGroup(legend)
         self.keep(cards, self.st.panel)
+
+    def fly_dots(self, starts, dots, cards, t: float) -> None:
+        """X's dots fly to every card along the gap between the card rows (never over a card),
+        one behind another at one speed, the farthest first: none piles up on another
+        (review 32b: at 0:28 they crossed head 6's card together)."""
+        gap_y = (cards[0].get_bottom()[1] + cards[-1].get_top()[1]) / 2
+        gate_x = cards.get_left()[0] - 0.25
+        paths = []
+        for a, b in zip(starts, dots):
+            p0, p3 = a.get_center(), b.get_center()
+            pts = [p0, np.array([gate_x, gap_y, 0.0]), np.array([p3[0], gap_y, 0.0]), p3]
+            segs = [np.linalg.norm(pts[i + 1] - pts[i]) for i in range(3)]
+            paths.append((pts, segs, sum(segs)))
+        order = sorted(range(len(paths)), key=lambda k: -paths[k][2])
+        dt = 0.35 * t / max(1, len(paths))
+        delay = {k: i * dt for i, k in enumerate(order)}
+        v = max(paths[k][2] / max(0.05, t - delay[k]) for k in range(len(paths)))
+
+        def place(m, pts, segs, s_):
+            for i, L in enumerate(segs):
+                if s_ <= L or i == 2:
+                    u = min(1.0, s_ / L) if L > 1e-9 else 1.0
+                    m.move_to(pts[i] + (pts[i + 1] - pts[i]) * u)
+                    return
+                s_ -= L
+
+        movers = VGroup(*starts)
+        for k, m in enumerate(starts):
+            place(m, paths[k][0], paths[k][1], 0.0)
+
+        def step(group, alpha):
+            for k, m in enumerate(group):
+                pts, segs, L = paths[k]
+                place(m, pts, segs, min(L, max(0.0, v * (alpha * t - delay[k]))))
+        self.add(movers)
+        self.play(UpdateFromAlphaFunc(movers, step), run_time=t, rate_func=lambda x: x)
+        self.remove(movers)
+        self.add(*dots)
 
     # --- the worked example ---------------------------------------------------------------
     def beat_query(self, beat) -> None:
@@ -902,18 +948,61 @@ class PerHeadScene(StoryboardScene):
         # up and their dot product appears between the two; the copy fades
         lane = Y_DOT - 0.3
 
-        def meet(js, t):
+        def qcopy():
+            # round 33 (review 32b: a bare yellow rectangle swept the keys while Q stayed
+            # put): a copy of the query's own numbers leaves its column, goes down into the
+            # lane under the dot-product row and travels along it
+            # (it comes in just under its column as the column flashes: sliding out of the
+            # column, its digits ran through the original's for a few frames)
+            c = self.st.q.nums.copy()
+            c.move_to([c.get_x(), lane - c.height / 2, 0])
+            return c
+
+        def to_lane(c, x, t):
+            self.play(FadeIn(c, shift=0.3 * DOWN),
+                      Indicate(self.st.q.nums, color=T.Q, scale_factor=1.06), run_time=0.5 * t)
+            self.play(c.animate.set_x(x), run_time=0.5 * t)
+
+        def meet(js, t, keep=False):
             for j in js:
-                # a yellow strip standing for the query (no second set of its digits)
-                # it starts under Q's column (review 24: it began on Q's digits), in the lane
-                c = Rectangle(width=0.3, height=self.st.q.nums.height, stroke_color=T.Q,
-                              stroke_width=1.5, fill_color=T.Q, fill_opacity=0.35)
-                c.move_to([self.st.q.nums.get_x(), 0, 0]).align_to([0, lane, 0], UP)
-                self.play(FadeIn(c, shift=0.15 * DOWN), run_time=0.2 * t)
-                self.play(c.animate.move_to([self.xs(j), c.get_y(), 0]), run_time=0.35 * t)
+                c = qcopy()
+                to_lane(c, self.xs(j), 0.55 * t)
                 self.play(Indicate(keys[j], color=T.Q, scale_factor=1.06),
                           FadeIn(dots[j], shift=0.2 * DOWN), run_time=0.3 * t)
-                self.play(FadeOut(c), run_time=0.15 * t)
+                if keep:
+                    self._qc = c
+                else:
+                    self.play(FadeOut(c), run_time=0.15 * t)
+                    self.gone(c)
+
+        def meet_rest(js, t):
+            # the copy left under the top key goes on to every other key, left to right;
+            # each dot product comes in as it passes under its key
+            c = getattr(self, "_qc", None)
+            if c is None:
+                c = qcopy()
+                to_lane(c, self.xs(js[0]) - 0.6, 0.2 * t)
+            else:
+                self.play(c.animate.set_x(self.xs(js[0]) - 0.6), run_time=0.2 * t)
+            x0, x1 = c.get_x(), self.xs(js[-1])
+            for j in js:
+                dots[j].set_opacity(0)
+            self.add(*[dots[j] for j in js])
+
+            def ride(m, a):
+                m.set_x(x0 + (x1 - x0) * a)
+                for j in js:
+                    u = min(1.0, max(0.0, (m.get_x() - self.xs(j) + 0.35) / 0.35))
+                    dots[j].set_opacity(u)
+            self.play(UpdateFromAlphaFunc(c, ride), LaggedStart(
+                *[Indicate(keys[j], color=T.Q, scale_factor=1.06) for j in js],
+                lag_ratio=4.0 / (len(js) - 1) if len(js) > 1 else 0),
+                run_time=0.65 * t, rate_func=lambda x: x)
+            for j in js:
+                dots[j].set_opacity(1)
+            self.play(FadeOut(c), run_time=0.15 * t)
+            self.gone(c)
+            self._qc = None
         top = self.slots().index(h["top"]["pos"]) if h["top"]["pos"] in self.slots() else None
         how = self.shown.pop("key_how", None)
         # what one dot product adds up: the shown entries' products and the rest, counted
@@ -966,18 +1055,15 @@ class PerHeadScene(StoryboardScene):
         # the key's formula leaves before the dot product's takes its place (review 20: the
         # two cross-faded in place at 0:51, neither readable)
         def sweep(t):
-            # round 32b (review 32: nothing moved on "bank's query meets every key"): a
-            # strip standing for the query slides along under every key, each lighting up
-            # as it passes; the formula of one meeting comes after
-            c = Rectangle(width=0.3, height=self.st.q.nums.height, stroke_color=T.Q,
-                          stroke_width=1.5, fill_color=T.Q, fill_opacity=0.35)
-            c.move_to([self.st.q.nums.get_x(), 0, 0]).align_to([0, lane, 0], UP)
-            self.play(FadeIn(c, shift=0.15 * DOWN), *([FadeOutPlace(how)] if how is not None
-                                                      else []), run_time=0.2 * t)
-            self.play(c.animate.set_x(self.xs(cols[0])), run_time=0.2 * t)
+            # round 32b (review 32: nothing moved on "bank's query meets every key"); round
+            # 33: the query's own numbers (a copy) slide along under every key, each key
+            # lighting up as they pass; the formula of one meeting comes after
+            c = qcopy()
+            self.play(*([FadeOutPlace(how)] if how is not None else []), run_time=0.1 * t)
+            to_lane(c, self.xs(cols[0]), 0.4 * t)
             self.play(c.animate.set_x(self.xs(cols[-1])),
                       LaggedStart(*[Indicate(keys[j], color=T.Q, scale_factor=1.06)
-                                    for j in cols], lag_ratio=0.25), run_time=0.45 * t)
+                                    for j in cols], lag_ratio=0.25), run_time=0.35 * t)
             self.play(FadeOut(c), run_time=0.15 * t)
             self.gone(c)
             if how is not None:
@@ -990,14 +1076,16 @@ class PerHeadScene(StoryboardScene):
         if top is not None:
             order = [top] + [j for j in cols if j != top]
             steps += [(5, written_out),
-                      (1.5, lambda t: (meet([top], t),
+                      (1.5, lambda t: (meet([top], t, keep=True),
                                        self.play(Indicate(dots[top], color=MARK),
                                                  Indicate(worked.total, color=MARK),
                                                  run_time=0.4 * t)))]
         else:
             steps.append((2, lambda t: meet(order[:1], t)))
         # one key after another: each copy of the query fades before the next one flies
-        rest = [(0.7, lambda t, j=j: meet([j], t)) for j in order[1:]]
+        # round 33 (review 32b: the box on "the largest" came 2 s late behind seven
+        # one-by-one meetings): one copy of the query rides on under every other key
+        rest = [(2.5, lambda t: meet_rest(order[1:], t))] if len(order) > 1 else []
         ring = None
         if top is not None:
             # on the word (review 26: 2.4 s late, spread over the whole sentence)
@@ -1337,7 +1425,11 @@ class PerHeadScene(StoryboardScene):
         # axis and label and the exps' sum leave
         y_tag = COL_TOP - 1.7          # under the (larger) value columns
         tags, wrest = self.st.weights, self.st.wrest
-        tlabel = self.label_at(txt("× weight", S, WEIGHT), y_tag)
+        tlabel = self.label_at(txt("× attention weight", S, WEIGHT), y_tag)
+        # round 33 (review 32b: 1:40-1:46 the weights row floated unlabelled): its label
+        # stays with it and rides up with it, becoming "× attention weight"
+        wl = wrest[2] if wrest is not None and len(wrest) > 2 else None
+        wgone = VGroup(*[m for m in wrest if m is not wl]) if wrest is not None else VGroup()
 
         def x_into_wv(js, t):
             self.play(LaggedStart(*[xs[j].animate.move_to(wv).scale(0.6).set_opacity(0)
@@ -1350,7 +1442,7 @@ class PerHeadScene(StoryboardScene):
             self.emerge(wv, [values[j] for j in js], T.V, wv.get_y(), t)
 
         self.by_cue([(0, [
-            (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wrest),
+            (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wgone),
                                       *[FadeOutPlace(m) for m in keys_left], run_time=t)),
             (1, lambda t: self.play(FadeInPlace(how), FadeInPlace(VGroup(wv, wvname)),
                                     FadeInPlace(VGroup(*xs.values())), FadeInPlace(xlabel),
@@ -1369,7 +1461,8 @@ class PerHeadScene(StoryboardScene):
             # and meet in the output; only then the output is named
             (1, [(0.7, lambda t: self.play(FadeOutPlace(how), run_time=t)),
                  (1.3, lambda t: self.play(tags.animate.set_y(y_tag),
-                                           FadeInPlace(tlabel), run_time=t)),
+                                           ReplacementTransform(wl, tlabel) if wl is not None
+                                           else FadeInPlace(tlabel), run_time=t)),
                  # the two heaviest weights light up where they are and appear in the sum
                  # written under them (no copies fly across the row: review 20's overlaps)
                  # in colour only (review 32: grown, 0.999 and 0.001 touched)
@@ -1391,7 +1484,7 @@ class PerHeadScene(StoryboardScene):
                  (1, lambda t: self.play(FadeInPlace(gist), run_time=t)),
                  (1, lambda t: self.emphasize(gist, run_time=t))])])
         self.gone(how, *keys_left)
-        self.gone(rows, wrest)
+        self.gone(rows, wgone)
         for m in wrest:
             if m in self.st.on:
                 self.st.on.remove(m)
@@ -1413,7 +1506,8 @@ class PerHeadScene(StoryboardScene):
         m = AttentionMatrix(self.window_pattern(lay["patterns"][i]), [d["tokens"][t] for t in w],
                             0.78, 0.5, color=WEIGHT)
         stagger(m.col_labels, 0.76)
-        m.move_to([0, -0.05, 0]).align_to([EDGE_X, 0, 0], LEFT)
+        # round 33: half a unit lower (its bottom 40 % of the frame was empty)
+        m.move_to([0, -0.55, 0]).align_to([EDGE_X, 0, 0], LEFT)
         ring = SurroundingRectangle(m.rows[w.index(f)], color=MARK, buff=0.03,
                                     stroke_width=2.5).set_z_index(1)
         lines = VGroup(txt(f"head {i} of layer {self.layer}: its whole matrix", S),
@@ -1520,17 +1614,20 @@ class PerHeadScene(StoryboardScene):
             name = txt(f"head {h}", S, MARK if h == best else T.TEXT)
             # 2 decimals (review 26: four, unreadable as a comparison); the followed head's
             # as the voice said it in the matrix beat (review 27: 1.00 shown, 0.9997 said)
-            score = Num(p.prev_token[h], None, lay["prev_decimals"] if h == best else 2, S,
-                        MARK if h == best else T.TEXT)
+            # round 33 (review 32b: 0.9997 among 2-decimal numbers, mixed precision): one
+            # precision for all twelve, the one the grid's sentence says (head 5's 0.32)
+            score = Num(p.prev_token[h], None, 2, S, MARK if h == best else T.TEXT)
             tile = VGroup(name, m, score).arrange(DOWN, buff=0.08)
             name.align_to(m, RIGHT)         # room on its left for the first column's token
             minis.add(tile)
-        minis.arrange_in_grid(rows=2, buff=(0.22, 0.12)).move_to([0.45, 0.45, 0])
+        minis.arrange_in_grid(rows=2, buff=(0.22, 0.12)).move_to([0.3, 0.2, 0])
         # the focus token's name stands left of the tiles (bticks below): a teacher's long
         # word must not push it off the frame, so the grid moves right, shrinking if it must
         # (the sweep's long MiniLM sentence drew it at the left edge)
         lw = txt(f"'{d['focus']['token']}'", S, T.TEXT).width + 0.15
-        edge = self.HOME_WIDTH / 2 - 0.2
+        # round 33 (review 32b: the grid ran to ~10 px from the right edge): half a unit
+        # (~30 px) of margin on either side
+        edge = self.HOME_WIDTH / 2 - 0.5
         if minis.width + lw > 2 * edge:
             minis.scale((2 * edge - lw) / minis.width)
         if minis.get_left()[0] - lw < -edge:
@@ -1553,7 +1650,7 @@ class PerHeadScene(StoryboardScene):
                                  [d["tokens"][t] for t in d["window"]], 0.5, 0.34,
                                  color=WEIGHT)
             stagger(zm.col_labels, 0.48)
-            zm.move_to([x_, -0.15, 0])
+            zm.move_to([x_, -0.6, 0])       # round 33: centred (the bottom was empty)
             zoom[h] = zm
             zlabels.add(zm.row_labels, zm.col_labels)
             mlabs[h] = txt("mean weight on the token before:", S, T.TEXT)
@@ -1590,8 +1687,10 @@ class PerHeadScene(StoryboardScene):
             for h in (best, runner):
                 zm, tile = zoom[h], minis[h]
                 anims += [ReplacementTransform(tile[1].rows, zm.rows),
-                          tile[0].animate.next_to(zm.col_labels, UP, buff=0.15)
-                          .align_to(zm.rows, LEFT),
+                          # its name back at the label size (the grid may have shrunk it)
+                          tile[0].animate.scale_to_fit_height(
+                              txt(f"head {h}", T.TYPE.label).height)
+                          .next_to(zm.col_labels, UP, buff=0.15).align_to(zm.rows, LEFT),
                           tile[2].animate.scale(T.TYPE.body / S).next_to(mlabs[h], RIGHT,
                                                                         buff=0.15)]
             self.play(*anims, run_time=t)
@@ -1636,24 +1735,26 @@ class PerHeadScene(StoryboardScene):
         hx = [x0 + gap * h + sw / 2 for h in range(n)]
         # a head's output is a mix of its values: red, like them; W_O makes it an update
         strips = VGroup(*[Rectangle(width=sw, height=0.32, stroke_color=T.V, stroke_width=1.5,
-                                    fill_color=T.V, fill_opacity=0.45).move_to([x, 2.2, 0])
+                                    fill_color=T.V, fill_opacity=0.45).move_to([x, Y_HEADS, 0])
                           for x in hx])
         names = VGroup(*[txt(str(h), T.TYPE.label, T.TEXT).next_to(s, UP, buff=0.08)
                          for h, s in enumerate(strips)])
         top_label = txt(f"each head's output for '{d['focus']['token']}': {dh} numbers",
-                        T.TYPE.label, T.TEXT)
+                        T.TYPE.body, T.TEXT)
         top_label.next_to(names, UP, buff=0.1).align_to([x0, 0, 0], LEFT)
         joined_w = 0.5 * n
         joined = VGroup(*[s.copy().stretch_to_fit_width(0.5) for s in strips])
-        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, 0.85, 0])
-        jl = txt(f"joined: {d['shape']['d_joined']} numbers", T.TYPE.label, T.TEXT)
+        joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, Y_JOINED, 0])
+        jl = txt(f"joined: {d['shape']['d_joined']} numbers", T.TYPE.body, T.TEXT)
         jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
         # W_O as a box the joined row travels into; Δ_attn comes out of it
         wo_box = Rectangle(width=1.2, height=0.9, stroke_color=T.TEXT, stroke_width=2,
                            fill_color=T.MUTED, fill_opacity=0.25)
         wo_box.move_to([x0 + joined_w + 1.1, joined.get_y(), 0])
         wo_sym = math(f"W_O^(({self.layer}))", F).next_to(wo_box, UP, buff=0.1)
-        wo_size = txt(f"{d['shape']['d_joined']} × {dm}, then + bias", S, T.TEXT)
+        # on two lines (round 33: on one, at the label size, it ran into Δ_attn's bracket)
+        wo_size = VGroup(txt(f"{d['shape']['d_joined']} × {dm},", T.TYPE.label, T.TEXT),
+                         txt("then + bias", T.TYPE.label, T.TEXT)).arrange(DOWN, buff=0.08)
         wo_size.next_to(wo_box, DOWN, buff=0.12)
         delta = self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
                             summary=True, length=dm)
@@ -1677,6 +1778,13 @@ class PerHeadScene(StoryboardScene):
                       math(f"|{T.X_l(self.layer)}| =", F, T.X),
                       Num(jp.x_norm, None, j["decimals"]["delta_norm"], 28, T.X), buff=0.15)
         xlen.next_to(dlen, DOWN, buff=0.2).align_to(dlen, LEFT)
+        # round 33 (review 32b: 5.50 beside 11.50, never interpreted): their ratio, said
+        ratio = inline(txt("the update is", T.TYPE.label, T.TEXT),
+                       Num(jp.ratio, None, 2, 28, T.ATTN),
+                       txt("times as long as X", T.TYPE.label, T.TEXT), buff=0.25)
+        ratio.next_to(xlen, DOWN, buff=0.25).align_to(xlen, LEFT)
+        if ratio.get_right()[0] > 6.6:
+            ratio.shift(LEFT * (ratio.get_right()[0] - 6.6))
         # on two lines (review 28: one line ended 6 px from the frame's edges)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
@@ -1684,7 +1792,8 @@ class PerHeadScene(StoryboardScene):
                         math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN), buff=0.2)
         # under everything else (round 32: with 9 heads, as in a SmolLM2 draft, Δ_attn's
         # length label came down onto it at y = -1)
-        legend.next_to(VGroup(joined, jl, wo_box, wo_size, dgroup, xlen), DOWN, buff=0.4)
+        legend.next_to(VGroup(joined, jl, wo_box, wo_size, dgroup, xlen, ratio), DOWN,
+                       buff=0.35)
         legend.align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
@@ -1765,10 +1874,13 @@ class PerHeadScene(StoryboardScene):
                      (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
                           (1.5, lambda t: self.play(FadeInPlace(xlen), run_time=t)),
+                          (0.5, lambda t: self.wait(t))]),
+                     (3, [(1.5, lambda t: self.play(FadeInPlace(ratio), run_time=t)),
+                          (1, lambda t: self.emphasize(ratio[1], color=T.ATTN, run_time=t)),
                           (0.5, lambda t: self.wait(t))])])
         self.gone(olabel)
         self.keep(dgroup, VGroup(strips, names, top_label, joined, jl, wo_box, wo_sym,
-                                 wo_size, out_arrow, legend, xlen))
+                                 wo_size, out_arrow, legend, xlen, ratio))
         self.st.delta = dgroup          # stays on stage into the add beat, and moves there
 
     def beat_add(self, beat) -> None:
@@ -1907,10 +2019,9 @@ class PerHeadScene(StoryboardScene):
             x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
             x1name.next_to(x1, UP, buff=0.12).align_to(x1, LEFT)
             nxt = x1name
-            # review 26: 0.422 became 0.28 with no cue that LayerNorm rescales
-            lnote = txt("after LayerNorm: rescaled", S, T.MUTED)
-            lnote.next_to(x1, DOWN, buff=0.15).align_to(x1, LEFT)
-            x1.add(lnote)
+            # round 33 (review 32b: "after LayerNorm: rescaled", small grey, and LayerNorm
+            # also shifts; spelled out, the note ran off the frame): no note; the arrow out
+            # of the last LayerNorm, which now follows X^(l+1), says where it comes from
             a5 = Arrow(ln.get_bottom(), [x1name.get_x(), x1name.get_top()[1], 0], buff=0.06,
                        color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.4)
             dh = d["shape"]["d_head"]
@@ -1967,6 +2078,16 @@ class PerHeadScene(StoryboardScene):
             wq1.move_to([(moved[1].nums.get_right()[0] + 0.9 + q1.get_left()[0]) / 2 + 0.3,
                          q1.nums.get_y(), 0])
             wq1name = math(f"W_Q^(({l1},{hh}))", F, T.Q).next_to(wq1, UP, buff=0.1)
+            tops = max(m.get_top()[1] for m in (moved[0], wq1name, q1name, q0name))
+            lane_y = (min(later.get_bottom()[1], ln.get_bottom()[1]) + tops) / 2
+            ex = moved[0][0].get_x()
+            elbow = VGroup(Line(ln.get_bottom() + DOWN * 0.06, [ln.get_x(), lane_y, 0],
+                                color=T.MUTED, stroke_width=3),
+                           Line([ln.get_x(), lane_y, 0], [ex, lane_y, 0], color=T.MUTED,
+                                stroke_width=3),
+                           Arrow([ex, lane_y, 0], [ex, moved[0].get_top()[1] + 0.04, 0],
+                                 buff=0, color=T.MUTED, stroke_width=3,
+                                 max_tip_length_to_length_ratio=0.5))
             fresh = (*fresh, wq1, wq1name)
         def kv_from_x(t):
             src = fresh[0]
@@ -2020,17 +2141,18 @@ class PerHeadScene(StoryboardScene):
                                     Indicate(q1how[3], color=T.Q), run_time=t))])
         self.by_cue([
             # said "the update is added to bank's X": Δ_attn stays and moves, X joins it
-            (0, [(1.5, lambda t: self.clear_but([held] if held is not None else [], t)),
-                 (2, arrive)]),
-            # the diagram first (where the sum happens), then the sum at its plus
+            # round 33 (review 32b: the sum came 6 s after "added to bank's X"): on that
+            # sentence X joins Δ_attn and the sum is written, entry by entry
+            (0, [(0.8, lambda t: self.clear_but([held] if held is not None else [], t)),
+                 (1.5, arrive),
+                 (2.5, lambda t: summed(t))]),
+            # then the diagram of where that sum happens: X around attention, into the plus
             (1, [(2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
                                          FadeInPlace(bname), run_time=t)),
                  (1.5, lambda t: self.play(Create(a2), FadeInPlace(plus), run_time=t)),
                  (2, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
-                 (1, lambda t: self.emphasize(plus, run_time=t)),
-                 # copies of X and Δ_attn travel to the sum's place and give way to it (no
-                 # morph of digits through the plus)
-                 (2, lambda t: summed(t)),
+                 # the plus of the diagram is where the sum below happens
+                 (1, lambda t: self.emphasize(plus, cols[2], run_time=t)),
                  (0.5, lambda t: self.wait(t))]),
             (2, [(1, lambda t: self.play(Create(a3), FadeInPlace(ln1), run_time=t)),
                  (1, lambda t: self.play(Create(a6), FadeInPlace(ffn), FadeInPlace(later),
@@ -2060,8 +2182,11 @@ class PerHeadScene(StoryboardScene):
                  # X^(l+1) moves left, its arrow from the LayerNorm goes; layer l+1's own
                  # W_Q to its right; a blue strip standing for X^(l+1) goes into it; the
                  # query comes out of its right side and slides to its place
-                 (1.5, lambda t: self.play(Transform(VGroup(x1name, x1), moved),
-                                           FadeOut(a5), run_time=t)),
+                 # round 33 (review 32b: the arrow from the last LayerNorm vanished): it
+                 # follows X^(l+1), an elbow along the free band under the block row
+                 (1.5, lambda t: (self.play(Transform(VGroup(x1name, x1), moved),
+                                            FadeOut(a5), Create(elbow), run_time=t),
+                                  self.gone(a5))),
                  (1, lambda t: self.play(FadeInPlace(wq1), FadeInPlace(wq1name), run_time=t)),
                  (1.2, x_into_wq),
                  # from just right of the box, clear of it (review 28: it faded in behind it)
@@ -2087,6 +2212,8 @@ class PerHeadScene(StoryboardScene):
             kept += list(pair) if pair else [sums, *names, note]
         else:
             kept += [m for m in fresh if m is not fresh[7] or n_cues >= 6]
+            if n_cues > 4:
+                kept.append(elbow)
         self.keep(*kept)
 
 

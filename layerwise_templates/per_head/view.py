@@ -114,6 +114,7 @@ class Join(View):
     delta_norm_text: str
     x: list[float]
     x_norm: float
+    ratio: float            # delta_norm / x_norm
     mid: list[float]
     top: list[Piece]
     key_token: str

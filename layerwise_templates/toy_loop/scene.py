@@ -29,14 +29,28 @@ leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
 earlier layer" everywhere); as the lens shuts its X^(l+1) name moves to the plane's, and
 the step's length, its number flown out of the lens's readout, joins a table of bars on one
 scale (bars on a faint track from a zero tick) under the plane, after the lens has shut;
-layer 0's close-up shows V^(0) faint beyond Δ (its first tenth)), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
+layer 0's close-up shows V^(0) faint beyond Δ (its first tenth); layer 0's bar is outlined as
+it lands, while "its length starts a row of bars" is said), at layer 2 the split of V's
+change: Q's and K's rows and the code leave first; "the grey V" (X^(1) x W_V^(2)) is drawn
+dashed on its word (dashed is the video's one style for "would be"; faint solid is "an earlier
+layer"); "the matrix swap moves V 3.0" draws a solid white line from V^(1)'s tip to the grey
+tip, named "matrix swap 3.0"; "The moved X, 0.54, from the grey tip to V two's" is shown in
+a lens of its own (`split_lens`: the two tips, a few pixels apart on the plane, magnified,
+a solid blue line from the grey tip to V^(2)'s, named "moved X 0.54", the names beyond the
+tips); after layer 0 the code panel is cut to the active line (the `for` line stays, dim,
+with "# layer l"); layer 1's "new matrices" shows the three W^(1) side by side; the lens's X
+arrows are the true arrows clipped at its edge (the same picture through a zoom about the
+tip), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
 side by side, the last layer's numbers moving into its column, the "computed once and
 reused" case: the real values stay; under each row a grey sub-row, dimmer and smaller,
-tagged "if reused": layer 0's Q, K, V sliding down into it and along it into the later
+tagged "if V reused" (only V moves X in the toy: the legend says so): layer 0's Q, K, V sliding down into it and along it into the later
 columns, the X^(l+1)'s reuse would give in that row's sub-row; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
-column's X^(l+1) into the next column's X^(l)), `note` (the plane comes back; the line saying Q and K go unused is
-outlined: the toy omits attention). Layer 1's close-up opens at layer 0's magnification and
+column's X^(l+1) into the next column's X^(l)), `note` (voiced: the table leaves; a real
+layer in the toy's code, large: `X = X + attention(Q, K, V)` (Q, K, V from norm(X)), then
+`X = X + feed_forward(norm(X))`, two adds in sequence, each part outlined as said; under
+it "The chapter's point (not measured in this toy)": a later X holds more context, so what
+the token asks for and offers changes). Layer 1's close-up opens at layer 0's magnification and
 zooms out as "zoomed out" is said (layer 0's bar shrinking, then growing back, relabelled
 as "now means" is said); only then is Δ^(1) drawn, whole in the lens. The table has a lane under each X row for the would-be X's
 (grey); the note beat keeps it full size, the notes under it.
@@ -86,6 +100,12 @@ def _box_gap(c, half, pts) -> float:
     """The smallest distance from the box (centre `c`, half sizes `half`) to points `pts`."""
     d = np.maximum(np.abs(pts[:, :2] - c[:2]) - half, 0.0)
     return float(np.sqrt((d ** 2).sum(axis=1)).min()) if len(pts) else 9.0
+
+
+def reach_of(m, d) -> float:
+    """How far the box of `m` reaches from its centre along the unit direction `d` (so a
+    label put that far plus a gap from a point, along d, stands clear of it)."""
+    return 0.5 * (abs(float(d[0])) * m.width + abs(float(d[1])) * m.height)
 
 
 CLEAR = 0.1     # a label this far (scene units) from every shaft and label is clear of them
@@ -157,6 +177,7 @@ class Stage:
     tag_said: bool = False                 # layer 0's tag waits until the voice says it
     away: list = field(default_factory=list)          # the plane and all on it, while the
     away_qkv: dict = field(default_factory=dict)      # table has the stage (its Q, K, V arrows)
+    table_all: VGroup | None = None        # the table on screen (heads, rows, carry arrows)
 
 
 class _Follow:
@@ -318,9 +339,10 @@ class ToyLoopScene(StoryboardScene):
                                                 for p in parts if p[0] in line})
         old = self.shown.get("cursor")
         if old is None or old not in self.mobjects:
-            self.put("cursor", box)
-            if focus:
-                self.play(*focus, run_time=self.quick(0.1, 0.4))
+            # (the box and the lines it boxes lit together: a box round dark lines read as
+            # an empty frame for a moment)
+            self.shown["cursor"] = box
+            self.play(FadeInPlace(box), *focus, run_time=self.quick(0.1, 0.4))
         elif np.allclose(old.get_center(), box.get_center()) and \
                 abs(old.height - box.height) <= 1e-3:
             if focus:                   # the same box: only the code's brightness changes
@@ -354,8 +376,12 @@ class ToyLoopScene(StoryboardScene):
         anims = []
         source = self.data["code"].split("\n")
         shown = set(map(id, self.code.submobjects))
+        loop = self.data["lines"]["loop"]
         for i, line in enumerate(self.code_lines, start=1):
-            want = 1.0 if i in bright else CODE_DIM
+            # (after layer 0 the panel is cut to the active line: the rest of the loop, read
+            # once, goes; only its `for` line stays, dim, with "# layer l" beside it)
+            rest = CODE_DIM if not self.loop_only or i == loop else 0.0
+            want = 1.0 if i in bright else rest
             if id(line) not in shown:       # (a line that has left)
                 continue
             if source[i - 1].strip() and abs(line[0].get_fill_opacity() - want) > 1e-3:
@@ -498,6 +524,13 @@ class ToyLoopScene(StoryboardScene):
             anims = [FadeInPlace(row[0])]
             back = getattr(self, "code_away", None)
             if back:            # the code, back for the loop's next pass (its mark comes below)
+                # (cut to its `for` line, dim: the line lit when the code left is not this
+                # pass's; set while it is away, so it comes back as it should be)
+                loop = self.data["lines"]["loop"]
+                here = set(map(id, back[0].submobjects))
+                for i, ln in enumerate(self.code_lines, start=1):
+                    if id(ln) in here and self.loop_only:
+                        ln.set_opacity(CODE_DIM if i == loop else 0.0)
                 anims.append(FadeInPlace(back[0]))
                 self.code_away = None
             if move_code:
@@ -511,12 +544,22 @@ class ToyLoopScene(StoryboardScene):
             self.set_slot("x", row)
             # the loop goes round: its `for` line again (layer 2's product boxes the loop's
             # lines at once, as "new matrices: V two is ..." is said: no time for both)
-            if self.layer < 2:
+            cues = self.beat.get("cues") or []
+            if self.layer < 2 and not (cues and "new matrices" in cues[0]["text"]):
                 self.cursor([self.data["lines"]["loop"]])
+        elif "code" in self.beat.get("show", []) and self.stage.x_arrow is None:
+            # "X zero": its row and its arrow together, on the word (reviews 33: they came
+            # 2-3 s after it); then the code line that makes it is boxed
+            self.drop("w", "q", "k", "v")
+            arrow = self.plane.arrow(lay["x_in"], T.X, width=5)
+            label = self.tag("x", T.X, lay["x_in"])
+            self.stage.x_arrow = VGroup(arrow, label)
+            self.shown["x"] = row
+            self.play(FadeInPlace(row), GrowArrow(arrow), FollowIn(label, arrow),
+                      run_time=self.quick(0.2, 0.7))
+            self.set_slot("x_arrow", self.stage.x_arrow)
+            self.cursor([self.data["lines"]["x0"]])
         else:
-            if "code" in self.beat.get("show", []):
-                # the box lands on `X = ...` at the word "X zero", before X's row and arrow
-                self.cursor([self.data["lines"]["x0"]])
             self.drop("w", "q", "k", "v")
             self.put("x", row)
             self.ghost_previous()
@@ -532,7 +575,8 @@ class ToyLoopScene(StoryboardScene):
         if "code" in self.beat.get("show", []):
             self.walk_code()
         else:       # X, and the step that brought it here (how far it moved), time allowing
-            if self.layer < 2:
+            cues = self.beat.get("cues") or []
+            if self.layer < 2 and not (cues and "new matrices" in cues[0]["text"]):
                 self.busy(self.stage.x_arrow, *self.stage.lengths[-1:])
             self.new_matrices()
 
@@ -594,8 +638,28 @@ class ToyLoopScene(StoryboardScene):
             share = (at if at >= 0 else len(text)) / max(1, len(text))
             self.hold_until(min(self.beat_start + float(cues[0]["start"])
                                 + share * float(cues[0]["duration"]), self.next_reveal() - 0.6))
-        if self.layer < 2:      # (layer 2's product boxes them with its own line, at once)
+        blocks_due = bool(cues) and 0 < self.layer < 2 and "new matrices" in cues[0]["text"]
+        if self.layer < 2 and not blocks_due:  # (layer 2's product boxes them with its own line)
             self.cursor(self.data["lines"]["weights"])
+        if blocks_due:
+            # "and new matrices": the three themselves, side by side under X's row, while it
+            # is said (reviews 33: only their code lines were lit); they leave as the first
+            # product begins, each coming back when it is used
+            _, src = self.lay()
+            blocks = VGroup(*[VGroup(math(T.X_l(self.layer, 'W_' + NAMES[c]), MATH_LABEL,
+                                          T.QUANTITY[c]),
+                                     WeightBlock.from_plan(self.plan,
+                                                           getattr(src, f"W_{NAMES[c]}").path,
+                                                           color=T.QUANTITY[c],
+                                                           size=T.TYPE.label))
+                                .arrange(DOWN, buff=0.12) for c in "qkv"])
+            blocks.arrange(RIGHT, buff=0.5, aligned_edge=UP)
+            blocks.move_to(self.panel_top + DOWN * 0.85, aligned_edge=UP + LEFT)
+            blocks.align_to(self.code, LEFT).shift(RIGHT * 0.3)
+            self.shown["neww"] = blocks
+            self.play(FadeInPlace(blocks), *self.code_focus(set(self.data["lines"]["weights"])),
+                      run_time=0.5)
+            return
         if self.layer < 2 and self.code in self.mobjects:
             self.busy(*[self.code_lines[n - 1] for n in self.data["lines"]["weights"]])
 
@@ -650,7 +714,7 @@ class ToyLoopScene(StoryboardScene):
         w_row.align_to(self.code, LEFT).shift(RIGHT * 0.3)
         # the last W goes before this one comes (two matrices: no cross-fade between them)
         had_w = "w" in self.shown
-        self.drop("w", run_time=0.25)
+        self.drop("w", "neww", run_time=0.25)
         if key == "v":
             # (one product at a time: Q and K, made, step back while V is made)
             done = [self.shown[k] for k in ("q", "k") if k in self.shown]
@@ -750,72 +814,200 @@ class ToyLoopScene(StoryboardScene):
             self.busy(result, arrow)
         counts = self.cue_with("Had X stayed", -1) if l > 0 else -1
         if counts >= 0:
-            # "X counts too: the same W times last layer's X would give ...": that product,
-            # in grey under W, beside this layer's own (the plan's split: X's part)
+            # the split takes the left of the stage alone: Q's and K's rows and the code leave
+            # first (reviews 33: the split's frame was the video's most crowded)
+            gone = [self.shown.pop(k_) for k_ in ("q", "k", "cursor", "pass") if k_ in self.shown]
+            if self.code in self.mobjects:
+                gone.append(self.code)
+            if gone:
+                self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.05, 0.4))
+            # "Had X stayed X one, W V two would give the grey V": that product, under W, in
+            # grey (the plan's split: the meeting point of its two parts)
             self.hold_until(self.phrase_time(counts, "Had X stayed") - 0.1)
             via = self.v.fresh.split[l - 1].via[name]
             alt = VGroup(math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)} =", MATH_LABEL,
-                              T.MUTED),
-                         NumberGrid([via.values], via.path, T.MUTED, T.TYPE.label))
+                              HYPO),
+                         NumberGrid([via.values], via.path, HYPO, T.TYPE.label))
             alt.arrange(RIGHT, buff=T.BUFF)
             alt.next_to(w_row, DOWN, buff=0.4).align_to(w_row, LEFT)
-            # and on the plane, in the same grey, that V beside this layer's: how far X's own
-            # change moved V (no name: its grey row says what it is)
-            ghost = self.plane.arrow(via.values, T.MUTED, width=4)
-            self.put("alt", alt)
-            # (under V's own arrow, which stays on top: the grey shows where it runs on; V's
-            # name steps clear of the grey tip first if it stood there)
+            self.play(FadeInPlace(alt), run_time=self.quick(0.05, 0.5))
+            # and on the plane, at "the grey V", that V beside this layer's, DASHED: the
+            # video's one style for "hypothetical" (faint solid arrows are earlier layers')
+            ghost = self.dashed_arrow(via.values)
             vl = arrow[1]
             if len(arrow) == 2 and overlaps(vl, ghost, pad=0.04):
                 moved = vl.copy()
                 place_label(moved, self.plane.p(lay[key]), self.plane,
-                            self.plane_arrows() + [ghost] + self.axes(),
+                            self.plane_arrows() + [ghost[0]] + self.axes(),
                             self.plane_labels(own=vl), reach=0.12)
                 self.play(vl.animate.move_to(moved), run_time=self.quick(0.05, 0.4))
-            self.add(ghost)
-            self.bring_to_front(arrow)
-            self.play(GrowArrow(ghost), run_time=self.quick(0.1, 0.8))
-            self.bring_to_front(arrow)
+            self.hold_until(self.phrase_time(counts, "the grey V") - 0.9)
+            # (over V^(l)'s arrow, which runs the same way: V shows between its dashes)
+            self.play(Create(ghost), run_time=0.7)
+            self.bring_to_front(ghost)
             self.shown["alt"] = VGroup(alt, ghost)
-            self.emphasize(alt[1], ghost, run_time=1.2)
+            self.emphasize(alt[1], ghost, run_time=1.0)
             # the plan's split of V's change from layer l-1 to layer l, drawn as the two legs
             # of the path V^(l-1) -> grey V (new matrices, old X) -> V^(l) (the moved X), each
-            # with its length, at its words
+            # a solid line named in words with its length, at its own sentence
             sp = self.v.fresh.split[l - 1]
-            legs = [("make most", self.data["layers"][l - 1][key], via.values,
-                     sp.w_parts[name], 1, T.TEXT),
-                    ("the moved X", via.values, lay[key], sp.x_parts[name], 2, T.X)]
+            legs = [("the matrix swap", self.data["layers"][l - 1][key], via.values,
+                     sp.w_parts[name], 1, T.TEXT, "matrix swap"),
+                    ("The moved X", via.values, lay[key], sp.x_parts[name], 2, T.X, "moved X")]
             drawn = []
-            lines = [DashedLine(self.plane.p(a_xy), self.plane.p(b_xy), color=c,
-                                stroke_width=4, dash_length=0.08)
-                     for _, a_xy, b_xy, _, _, c in legs]
-            if self.cue_with("make most", -1) >= 0 and any(
+            lines = [Line(self.plane.p(a_xy), self.plane.p(b_xy), color=c, stroke_width=4)
+                     for _, a_xy, b_xy, _, _, c, _ in legs]
+            if self.cue_with("the matrix swap", -1) >= 0 and any(
                     overlaps(vl, ln, pad=0.04) for ln in lines):
                 # (V^(l)'s name steps clear of the legs first: the path runs through it)
                 moved = vl.copy()
                 place_label(moved, self.plane.p(lay[key]), self.plane,
-                            self.plane_arrows() + [ghost] + lines + self.axes(),
+                            self.plane_arrows() + [ghost[0]] + lines + self.axes(),
                             self.plane_labels(own=vl), reach=0.12)
                 self.play(vl.animate.move_to(moved), run_time=0.4)
-            for (phrase, a_xy, b_xy, size, digits, c), leg in zip(legs, lines):
+            for (phrase, a_xy, b_xy, size, digits, c, words), leg in zip(legs, lines):
                 k = self.cue_with(phrase, -1)
                 if k < 0:
                     continue
                 self.hold_until(self.phrase_time(k, phrase) - 0.1)
                 a, b = self.plane.p(a_xy), self.plane.p(b_xy)
-                num = Num(float(size), size.path, digits, MATH_LABEL * 0.8, c)
+                if float(np.linalg.norm(b - a)) < 0.9:
+                    # (a few pixels at the plane's scale: shown magnified, in a lens, as
+                    # the steps are; review 32b)
+                    self.split_lens(k, a_xy, b_xy, size, digits, c, arrow, ghost,
+                                    self.data["layers"][l - 1][key], lay[key], name, words)
+                    continue
+                num = VGroup(txt(words, T.TYPE.body, c),
+                             Num(float(size), size.path, digits, MATH_LABEL * 0.8, c))
+                num.arrange(RIGHT, buff=0.12)
                 d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
                 side = np.array([-d[1], d[0], 0.0])
-                # (the number on the leg's side away from V^(l)'s arrow and name)
+                # (the words on the leg's side away from V^(l)'s arrow and name)
                 busy = [arrow[0].get_center(), vl.get_center()]
                 side = max((side, -side), key=lambda s_: min(float(np.linalg.norm(
                     (a + b) / 2 + s_ * 0.4 - p_)) for p_ in busy))
-                num.move_to((a + b) / 2 + side * (0.12 + num.width / 2))
-                self.play(Create(leg), FadeInPlace(num), run_time=0.6)
-                self.emphasize(VGroup(leg, num), run_time=0.8)
+                num.move_to((a + b) / 2 + side * (0.15 + reach_of(num, side)))
+                # (wholly on or off the plane: the lens, next, covers the plane exactly, and
+                # cut a name that straddled its edge; reviews 33)
+                pl, pr = self.plane.get_left()[0], self.plane.get_right()[0]
+                if num.get_left()[0] < pl < num.get_right()[0]:
+                    num.shift(LEFT * (num.get_right()[0] - pl + 0.25))
+                self.keep_inside(num)
+                self.play(Create(leg), FadeInPlace(num), run_time=0.8)
+                self.emphasize(VGroup(leg, num), run_time=1.0)
                 drawn += [leg, num]
             if drawn:
                 self.shown["alt"] = VGroup(alt, ghost, *drawn)
+
+    def dashed_arrow(self, xy, width: float = 4.0, start=None, end=None,
+                     tip_len: float = 0.18) -> VGroup:
+        """A dashed arrow in the hypothetical's grey (the video's one style for "would be"):
+        from the origin to `xy` on the plane, or between two scene points."""
+        if start is None:
+            start, end = self.plane.p((0, 0)), self.plane.p(xy)
+        length = float(np.linalg.norm(end - start))
+        tip_len = min(tip_len, 0.35 * length)
+        d = (end - start) / (length or 1.0)
+        tip = Arrow(end - d * max(2 * tip_len, 0.3), end, buff=0, color=HYPO,
+                    stroke_width=width, tip_length=tip_len,
+                    max_tip_length_to_length_ratio=0.5).tip
+        shaft = DashedLine(start, end - d * tip_len * 0.9, color=HYPO, stroke_width=width,
+                           dash_length=0.1)
+        return VGroup(shaft, tip)
+
+    def split_lens(self, k, a_xy, b_xy, size, digits, color, arrow, ghost, prev_xy, v_xy,
+                   name, words: str = "moved X") -> None:
+        """"The moved X, 0.54, from the grey tip to V two's": the grey V's tip and V^(l)'s, a
+        few pixels apart on the plane, seen magnified: a square marks them, a lens the plane's
+        size grows out of it (labelled "magnified"), the two tips' last stretches in it (the
+        grey one dashed, as on the plane), the first leg (the matrix swap) coming in from
+        V^(l-1), solid as on the plane, and the second leg drawn from the grey tip to V^(l)'s,
+        named, with its length; the names stand beyond the tips; the lens shuts as the
+        sentence ends."""
+        plane, l = self.plane, self.layer
+        a, b = plane.p(a_xy), plane.p(b_xy)
+        gap = float(np.linalg.norm(b - a))
+        c = (a + b) / 2
+        k_ = 1.9 / max(gap, 1e-6)                  # the leg some 1.9 units long in the lens
+        side = max(PLANE_SIZE / k_, 0.25)
+        spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
+        lens = Rectangle(width=PLANE_SIZE, height=PLANE_SIZE, color=T.TEXT,
+                         stroke_width=2).move_to(plane)
+        lens.set_fill(T.BACKGROUND, opacity=1.0)
+
+        def m(p):
+            return lens.get_center() + (p - c) * k_
+
+        o = plane.p((0, 0))
+
+        def unit(t):
+            return (t - o) / (np.linalg.norm(t - o) or 1.0)
+        dr, dg = unit(plane.p(v_xy)), unit(a)
+        lo_, hi_ = lens.get_corner(DOWN + LEFT) + 0.03, lens.get_corner(UP + RIGHT) - 0.03
+
+        def back(at, d, far):
+            """How far back from `at` (against `d`) the line runs before it leaves the lens
+            (or reaches its true start, `far` away): the true line, clipped (reviews 33)."""
+            reach = [((lo_[i] if -d[i] < 0 else hi_[i]) - at[i]) / -d[i]
+                     for i in range(2) if abs(d[i]) > 1e-6]
+            return min([r for r in reach if r > 0] + [far])
+        red = Arrow(m(b) - dr * back(m(b), dr, float(np.linalg.norm(m(b) - m(o)))), m(b),
+                    buff=0, color=T.V, stroke_width=5, tip_length=0.22,
+                    max_tip_length_to_length_ratio=0.5)
+        grey = self.dashed_arrow(None, width=5, start=m(a) - dg * back(
+            m(a), dg, float(np.linalg.norm(m(a) - m(o)))), end=m(a), tip_len=0.22)
+        p0 = plane.p(prev_xy)
+        u = (a - p0) / (np.linalg.norm(a - p0) or 1.0)
+        first = Line(m(a) - u * back(m(a), u, float(np.linalg.norm(m(a) - m(p0)))), m(a),
+                     color=T.TEXT, stroke_width=4).set_opacity(0.6)
+        dv = (m(b) - m(a)) / (np.linalg.norm(m(b) - m(a)) or 1.0)
+        nrm = np.array([-dv[1], dv[0], 0.0])
+        # (the side away from the first leg, which comes in from V^(l-1))
+        if float(nrm @ (-u)) > 0:
+            nrm = -nrm
+        # the second leg: from the grey tip to V^(l)'s tip, itself (no offset copy beside)
+        leg = Line(m(a), m(b), color=color, stroke_width=6)
+        num = VGroup(txt(words, T.TYPE.body, color),
+                     Num(float(size), size.path, digits, MATH_LABEL, color))
+        # (the words over the number: narrow enough to stand beside the leg inside the lens;
+        # side by side they were pushed back over the leg by the lens's edge)
+        num.arrange(DOWN, buff=0.08)
+        num.move_to((m(a) + m(b)) / 2 + nrm * (0.25 + reach_of(num, nrm)))
+        # the names beyond their tips, clear of their own arrows
+        # (the tips lie nearly on one line, the red one on the grey shaft: V^(l)'s name beside
+        # its tip, across the line from the leg's name, not along it)
+        vname = math(T.X_l(l, name), HEADER, T.V)
+        vname.move_to(m(b) - nrm * (0.25 + reach_of(vname, nrm)))
+        gname = math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)}", MATH_LABEL, HYPO)
+        gname.move_to(m(a) + dg * (0.2 + reach_of(gname, dg)))
+        word = txt("magnified", T.TYPE.body, T.TEXT)
+        word.next_to(lens.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.2)
+        lo = lens.get_corner(DOWN + LEFT) + 0.1
+        hi = lens.get_corner(UP + RIGHT) - 0.1
+        for nm in (vname, gname, num):
+            nm.shift(RIGHT * max(0.0, lo[0] - nm.get_left()[0])
+                     + LEFT * max(0.0, nm.get_right()[0] - hi[0])
+                     + UP * max(0.0, lo[1] - nm.get_bottom()[1])
+                     + DOWN * max(0.0, nm.get_top()[1] - hi[1]))
+        self.play(FadeInPlace(spot), run_time=0.3)
+        full = VGroup(lens, first, red, grey)
+        small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
+            .shift(c - lens.get_center())
+        self.play(ReplacementTransform(small, full), run_time=0.6)
+        self.play(FadeInPlace(VGroup(vname, gname, word)), run_time=0.3)
+        cues = self.beat.get("cues") or []
+        if k < len(cues):
+            self.hold_until(self.phrase_time(k, "from the grey tip") - 0.1)
+        self.play(Create(leg), FadeInPlace(num), run_time=0.8)
+        self.emphasize(VGroup(leg, num), run_time=1.0)
+        if k < len(cues):
+            self.hold_until(self.cue_at(k) + float(cues[k]["duration"]) - 0.6)
+        self.play(FadeOutPlace(VGroup(vname, gname, word, num)), run_time=0.2)
+        inside = VGroup(lens, first, grey, red, leg)
+        self.play(inside.animate.scale(side / PLANE_SIZE, about_point=lens.get_center())
+                  .shift(c - lens.get_center()), run_time=0.4)
+        self.remove(inside)
+        self.play(FadeOutPlace(spot), run_time=0.2)
 
     def product(self, x_grid, W, out_path: str, color, label, run_time: float):
         """X · W in the row view the video teaches (layer 0's Q, layer 1's Q): X's first
@@ -914,7 +1106,15 @@ class ToyLoopScene(StoryboardScene):
             # place: the top row passes the bottom row's right, never over its digits)
             x_path = [a, [a[0], lane_top, 0.0], [right, lane_top, 0.0], [right, b[1], 0.0], b]
             c, d = ws.get_center(), w_copies[i].get_center()
-            w_path = [c, [right, c[1], 0.0], [right, lane_mid, 0.0], [d[0], lane_mid, 0.0], d]
+            # (out of the matrix first, vertically: a copy sliding along its own row garbled
+            # the digits under it; reviews 33. The top row up into the lane over W (X's number
+            # has left it), round by the right, down to the lane under W; the bottom row
+            # straight down into that lane)
+            if i == 0:
+                w_path = [c, [c[0], lane_top, 0.0], [right, lane_top, 0.0],
+                          [right, lane_mid, 0.0], [d[0], lane_mid, 0.0], d]
+            else:
+                w_path = [c, [c[0], lane_mid, 0.0], [d[0], lane_mid, 0.0], d]
             self.add(xs, ws)
             self.play(glide(xs, x_path, 0.0, 0.5), glide(ws, w_path, 0.5, 1.0),
                       FadeInPlace(VGroup(*ops, parts[at + 1], *brs[i])), run_time=1.6)
@@ -927,12 +1127,12 @@ class ToyLoopScene(StoryboardScene):
                             if ": Q" in str(cues[k0].get("text", "")) else end - 1.2)
         # the sum's value, both entries at once (each is its column's weighted sum), then it
         # rises into Q's row: up W's right side, along the lane over W, and up into place
-        self.play(FadeInPlace(VGroup(parts[-4], lr, rr)), FadeIn(r0, shift=0.15 * RIGHT),
-                  run_time=0.4)
+        self.play(FadeInPlace(VGroup(parts[-4], lr, rr)), FadeInPlace(r0), run_time=0.4)
         a, b = r0.get_center(), VGroup(*result.nums).get_center()
         up = max(a[0], right)
-        self.play(FadeOutPlace(VGroup(lr, rr)),
-                  glide(r0, [a, [up, a[1], 0.0], [up, lane_top, 0.0], [b[0], lane_top, 0.0], b]),
+        # (its brackets go before it moves: passing over its own "]" garbled the digits)
+        self.play(FadeOutPlace(VGroup(lr, rr)), run_time=0.2)
+        self.play(glide(r0, [a, [up, a[1], 0.0], [up, lane_top, 0.0], [b[0], lane_top, 0.0], b]),
                   run_time=0.7)
         self.remove(r0)
         self.remove(result[0], result[2])
@@ -1004,11 +1204,26 @@ class ToyLoopScene(StoryboardScene):
         lay, src = self.lay()
         l = self.layer
         self.layer_tag()
-        self.cursor([self.data["lines"]["update"]])
+        early = l == 1 and bool(self.beat.get("cues")) and self.code in self.mobjects
+        if not early:
+            self.cursor([self.data["lines"]["update"]])
         if l == 1 and "pv" in self.shown and self.stage.ghost_v in self.stage.ghosts:
-            # "this V is longer": this V and last layer's, faint, outlined together
-            self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.8)
-        self.drop("w", "q", "k", "alt")
+            # "this V is longer": this V and last layer's, faint, outlined together (voiced,
+            # the code steps out meanwhile: the close-up, with |Δ^(1)|, is open when "0.26
+            # against 0.04" is said; reviews 33)
+            away = []
+            if early:
+                self.code_away = [self.code, *[self.shown.pop(k) for k in ("cursor", "pass")
+                                               if k in self.shown]]
+                away = [FadeOutPlace(m) for m in self.code_away]
+            self.emphasize(self.shown["pv"][0], self.stage.ghost_v, run_time=0.6, extra=away)
+        brisk = l >= 2 and bool(self.beat.get("cues")) and "v" in self.shown
+        # (layer 1, voiced: Δ's numbers come as the code steps out, so the close-up, with its
+        # readout |Δ^(1)|, is open when "0.26 against 0.04" is said)
+        # (and after layer 0 always: Δ's numbers come as the code steps out, one step)
+        merge = brisk or l >= 1
+        if not brisk:
+            self.drop("w", "q", "k", "alt")
         # V becomes 0.1 V (its numbers shrink in place), then X + 0.1 V becomes the new X
         x_row = self.shown["x"]
         v_row = self.shown.pop("v", None)
@@ -1025,7 +1240,10 @@ class ToyLoopScene(StoryboardScene):
             # V's own row of numbers slides into the line (the same object: no morph between
             # two layouts of the same digits)
             # (its name goes first: the numbers sliding left passed over it)
-            self.play(FadeOutPlace(v_row[0]), run_time=self.quick(0.05, 0.25))
+            gone = [self.shown.pop(s_) for s_ in ("w", "q", "k", "alt") if s_ in self.shown] \
+                if brisk else []
+            self.play(FadeOutPlace(v_row[0]), *[FadeOutPlace(m) for m in gone],
+                      run_time=self.quick(0.05, 0.25 if not brisk else 0.4))
             self.play(v_row[1].animate.move_to(v_grid),
                       run_time=self.quick(0.12, 0.8 if l == 0 else 0.5))
             v_grid = v_row[1]
@@ -1039,7 +1257,8 @@ class ToyLoopScene(StoryboardScene):
             # exposure, and one shrunk on the way was unreadable)
             self.play(FadeInPlace(VGroup(lab, eq, d_grid[0], d_grid[2])),
                       run_time=self.quick(0.1, 0.4))
-            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.4))
+            if not merge:
+                self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.4))
             if entry:
                 self.play(FadeInPlace(entry[0]), run_time=self.quick(0.05, 0.3))
         else:
@@ -1058,7 +1277,11 @@ class ToyLoopScene(StoryboardScene):
             self.code_away = [self.code, *[self.shown.pop(k) for k in ("cursor", "pass")
                                            if k in self.shown]]
             self.play(*[FadeOutPlace(m) for m in self.code_away],
+                      *([FadeInPlace(VGroup(*d_grid.nums))] if merge and v_row is not None
+                        else []),
                       run_time=self.quick(0.05, 0.4))
+        elif merge and v_row is not None:
+            self.play(FadeInPlace(VGroup(*d_grid.nums)), run_time=self.quick(0.05, 0.4))
         if lens_first:
             # the close-up (after layer 0 with the last layer's step beside this one) is shown
             # while it is said ("Magnified: ... tip to tail"), before the sum is written out:
@@ -1087,7 +1310,7 @@ class ToyLoopScene(StoryboardScene):
         # slot like a written column sum, they shrink into one point, and only then does the
         # sum appear there, with the row's name. Each moves in its own lane: no digit passes
         # over a row or another digit, and none morphs into another
-        t = self.quick(0.15, 2.0 if l == 0 else 1.3 if l < 2 else 1.0)
+        t = self.quick(0.15, 2.0 if l == 0 else 1.3 if l < 2 else 0.8 if brisk else 1.0)
         flying, merged = [], []
         lane = 0.2              # the two lanes, above and below the new row's middle
         # (X's numbers, at full size, rise out of their row into the free lane over it, go
@@ -1131,8 +1354,12 @@ class ToyLoopScene(StoryboardScene):
             # layer 0's lens stays open until the sentence that says the step has ended;
             # later layers' shut right after the sum, as "its length joins the bars" is said
             # (no silent tail)
+            # (or, when the voice introduces the bars, until it does: "its length starts a
+            # row of bars under the plane" is said as the length flies to its bar)
+            bars0 = self.cue_with("row of bars", -1)
             cue = self.beat["cues"][added]
-            self.hold_until(self.cue_at(added) + float(cue["duration"]) + 0.2)
+            self.hold_until(self.cue_at(bars0) - 0.7 if bars0 > added else
+                            self.cue_at(added) + float(cue["duration"]) + 0.2)
         # X^(l+1)'s name on the plane: the lens's own X^(l+1) name moves there as the lens
         # shuts (lens_close), so the name travels with the tip and X^(l)'s never meets it
         new_arrow = VGroup(self.plane.arrow(x1, T.X, width=5),
@@ -1159,6 +1386,12 @@ class ToyLoopScene(StoryboardScene):
             self.stage.tag_layer = "rule"       # (no per-layer header: the rows carry it)
             self.emphasize(x_row)
             self.emphasize(self.shown["upd"][1])
+            # (the code's lines before the loop, read once, leave now: the rule, next, gets a
+            # band of its own over the loop, not squeezed against `np.random.seed`: review 32b)
+            if self.code in self.mobjects and not self.loop_only:
+                self.loop_only = True
+                pre = self.detach_loop()
+                self.play(*[FadeOutPlace(m) for m in pre], run_time=self.quick(0.05, 0.4))
             self.hold_until_cue(self.cue_with("All chapter", 3))
             # the convention, at its own moment, large, in the empty band between the rows
             # and the code (over nothing), outlined while it is said; it leaves with its
@@ -1180,14 +1413,17 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeOutPlace(rule), run_time=self.quick(0.05, 0.3))
             self.name_stream()
         bars = self.cue_with("longest bar", -1) if l > 0 and self.beat.get("cues") else -1
-        if bars >= 0 and len(self.stage.lengths) >= 3 * len(self.data["layers"]):
-            # "the longest step, layer one's, came from its long V": that bar (the plan's
-            # pick), with layer one's V, faint on the plane, if it is still there
+        if bars >= 0 and len(self.stage.lengths) >= len(self.data["layers"]):
+            # "the longest bar, layer one's, came from the longest V": that bar (the plan's
+            # pick; every bar is in place by now), then layer one's V, faint on the plane, if
+            # it is still there, as "the longest V" is said
             self.hold_until(self.phrase_time(bars, "longest bar") - 0.1)
             i = int(self.data["fresh"]["longest_step"])
-            self.emphasize(VGroup(*self.stage.lengths[3 * i:3 * i + 3]), run_time=1.0)
-            if i == l - 1 and len(self.stage.ghosts) == 1:
-                self.emphasize(self.stage.ghosts[0], run_time=1.0)
+            self.emphasize(self.stage.lengths[i], run_time=1.0)
+            if i == l - 1 and self.stage.ghost_v is not None \
+                    and self.stage.ghost_v in self.stage.ghosts:
+                self.hold_until(self.phrase_time(bars, "longest V") - 0.1)
+                self.emphasize(self.stage.ghost_v, run_time=1.0)
         # the sum stays on screen until the next layer begins
 
     def name_stream(self) -> None:
@@ -1199,6 +1435,12 @@ class ToyLoopScene(StoryboardScene):
         tip = arrow.get_end()
         below = label.get_y() > tip[1]
         rs.next_to(tip, DOWN if below else UP, buff=0.2)
+        # (clear of the x-axis too: the words stood on its line; reviews 33)
+        axis_y = self.plane.p((0, 0))[1]
+        if below and rs.get_top()[1] > axis_y - 0.35:
+            rs.shift(DOWN * (rs.get_top()[1] - (axis_y - 0.35)))
+        elif not below and rs.get_bottom()[1] < axis_y + 0.35:
+            rs.shift(UP * (axis_y + 0.35 - rs.get_bottom()[1]))
         right = self.plane.get_right()[0] - 0.1
         if rs.get_right()[0] > right:
             rs.shift(LEFT * (rs.get_right()[0] - right))
@@ -1262,11 +1504,15 @@ class ToyLoopScene(StoryboardScene):
         def tip(at, xy):                   # X's arrow, its last stretch: it comes in from 0
             d = plane.p(xy) - plane.p((0, 0))
             d = d / (np.linalg.norm(d) or 1.0)
-            lo, hi = lens.get_corner(DOWN + LEFT) + 0.15, lens.get_corner(UP + RIGHT) - 0.15
-            n = 1.3                        # (shorter where it would leave the lens)
-            while n > 0.5 and not np.all((lo[:2] <= (at - d * n)[:2]) & ((at - d * n)[:2] <= hi[:2])):
-                n -= 0.1
-            return Arrow(at - d * n, at, buff=0, color=T.X, stroke_width=5, tip_length=0.2)
+            # (the true arrow, clipped where it leaves the lens: not a cut-down stub, so it
+            # is the same picture at every magnification of a zoom about its tip; reviews 33)
+            lo, hi = lens.get_corner(DOWN + LEFT) + 0.03, lens.get_corner(UP + RIGHT) - 0.03
+            reach = [((lo[i] if -d[i] < 0 else hi[i]) - at[i]) / -d[i]
+                     for i in range(2) if abs(d[i]) > 1e-6]
+            n = min([r for r in reach if r > 0] or [1.3])
+            n = min(n, float(np.linalg.norm(at - m((0.0, 0.0)))))
+            return Arrow(at - d * n, at, buff=0, color=T.X, stroke_width=5, tip_length=0.2,
+                         max_tip_length_to_length_ratio=0.5)
 
         here = VGroup(tip(a, x0), math(T.X_l(l), HEADER, T.X))
         there = VGroup(tip(b, x1), math(T.X_l(l + 1), HEADER, T.X))
@@ -1411,7 +1657,8 @@ class ToyLoopScene(StoryboardScene):
 
         def met(side):              # how many of the others the name meets on that side
             there[1].next_to(b, side, buff=0.15)
-            return sum(overlaps(there[1], o, pad=0.05) for o in others)
+            return sum(overlaps(there[1], o, pad=0.05 if o is not name else 0.2)
+                       for o in others)
 
         order = [u, *sorted(sides, key=lambda w: -float(w @ u))]
         there[1].next_to(b, min(order, key=met), buff=0.15)    # (ties: the first in order)
@@ -1432,11 +1679,16 @@ class ToyLoopScene(StoryboardScene):
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
-        self.play(FadeInPlace(VGroup(*names)), run_time=f * self.quick(0.05, 0.3))
         if zoom_in:
             # at layer 0's magnification this Δ would run off the lens: not drawn until the
-            # view has zoomed out (its length, read out, comes first: "0.26 against 0.04")
-            self.play(FadeInPlace(length), run_time=self.quick(0.05, 0.4))
+            # view has zoomed out (its length, read out, comes first, with the names: "0.26
+            # against 0.04")
+            self.play(FadeInPlace(VGroup(*names)), FadeInPlace(length),
+                      run_time=self.quick(0.05, 0.4))
+        else:
+            self.play(FadeInPlace(VGroup(*names)), run_time=f * self.quick(0.05, 0.3))
+        if zoom_in:
+            pass
         else:
             # (layer 0: Δ's length comes with Δ, as "delta, 0.04 long" is said)
             self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
@@ -1450,8 +1702,10 @@ class ToyLoopScene(StoryboardScene):
             pass
         else:
             # its length, spoken "against" layer 0's: the two outlined with the readout
-            self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
-                           run_time=max(0.6, f * 0.8))
+            # (layer 2, voiced: its length is not compared aloud; no outline)
+            if l < 2 or not self.beat.get("cues"):
+                self.emphasize(length, *self.stage.lengths[-2 if l == 1 else -1:],
+                               run_time=max(0.6, f * 0.8))
             ghost.add(length)
             zoomed = self.cue_with("zoomed out", -1) if shown_scale is not scale else -1
             if zoom_in:
@@ -1589,13 +1843,15 @@ class ToyLoopScene(StoryboardScene):
         # gone, the number flies to its bar: it never passes over the shrinking lens or what
         # the lens uncovers while it moves)
         voiced = bool(self.beat.get("cues"))
+        late = self.layer >= 2 and voiced    # (layer 2: its bar in place by "the longest bar")
         self.play(*moves, run_time=self.quick(0.1, 0.6 if self.layer == 0 else
-                                              0.5 if voiced else 0.3))
+                                              0.4 if late else 0.5 if voiced else 0.3))
         self.remove(inside)
         self.play(glide(c0, path, scale=entry[1].height / c0.height),
                   FadeInPlace(VGroup(entry[0], entry[2]), rate_func=lambda t: smooth(
                       max(0.0, t - 0.8) / 0.2)),
-                  run_time=self.quick(0.1, 0.9 if self.layer == 0 else 0.7 if voiced else 0.45))
+                  run_time=self.quick(0.1, 0.9 if self.layer == 0 else 0.6 if late else
+                                      0.7 if voiced else 0.45))
         self.remove(c0)
         if x_name is not None:
             self.remove(there)
@@ -1603,6 +1859,9 @@ class ToyLoopScene(StoryboardScene):
             self.add(self.stage.x_arrow)
         self.stage.lengths.add(entry)
         self.add(self.stage.lengths)
+        if self.layer == 0 and self.cue_with("row of bars", -1) >= 0:
+            # ("its length starts a row of bars under the plane": the bar, as it lands)
+            self.emphasize(entry, run_time=0.9)
         if after is not None:
             after(FadeOutPlace(spot))
         else:
@@ -1620,20 +1879,20 @@ class ToyLoopScene(StoryboardScene):
         # over a faint track as long as the longest, from a zero tick: a short bar is read
         # against its axis, not as a speck
         longest = max(lay["step_len"] for lay in self.data["layers"])
-        full = 0.6
+        full = 0.8          # (layer 0's 0.04 bar some 8 px, not a speck by the zero tick)
         line = Line(ORIGIN, RIGHT * max(0.06, full * float(src.step_len) / longest),
-                    color=DELTA, stroke_width=14)
+                    color=DELTA, stroke_width=18)
         track = Line(ORIGIN, RIGHT * full, color=T.MUTED, stroke_width=2, stroke_opacity=0.7)
         tick = Line(UP * 0.14, DOWN * 0.14, color=T.MUTED, stroke_width=2.5)
         bar = VGroup(track, tick, line)
         col = VGroup(name, value).arrange(DOWN, buff=0.1)
-        slot = 1.75         # room for a value and its bar (the word "length" then stays clear
+        slot = 2.0          # room for a value and its bar (the word "length" then stays clear
                             # of the code panel's lowest rows)
         x = self.plane.get_right()[0] - (n - 1 - l + 0.5) * slot
         col.next_to(self.plane, DOWN, buff=0.12)     # clear of the lens's border too
         col.set_x(x)
         # (the value left of the slot's middle, its bar right of it: clear of the next slot)
-        value.set_x(x - 0.35)
+        value.set_x(x - 0.5)
         line.next_to(value, RIGHT, buff=0.12)
         track.move_to(line, aligned_edge=LEFT)
         tick.move_to(line.get_left())
@@ -1664,7 +1923,9 @@ class ToyLoopScene(StoryboardScene):
             rest.append(self.shown.pop("x")[0])
         if "upd" in self.shown:
             step_row, sum_row = self.shown.pop("upd")
-            rest += [step_row[0], step_row[1], step_row[2], step_row[3], sum_row[0]]
+            # (V's numbers, in the step's row, move into the last column's V cell too)
+            last["v"] = step_row[2]
+            rest += [step_row[0], step_row[1], step_row[3], sum_row[0]]
         self.drop("cursor", "pass", "w", "q", "k", "v", "note", "layer")
         # the plane and all on it leave with the code (the note brings them back)
         self.stage.away_qkv = {f"p{c}": self.shown.pop(f"p{c}") for c in "qkv"
@@ -1719,10 +1980,20 @@ class ToyLoopScene(StoryboardScene):
         # (the sentences: "Every column differs: ..." (its first, or second after a "One column
         # per layer."), "If Q, K and V were computed once ...", "Only X carries over ...")
         d = self.cue_with("Every column", 1) - 1 if self.beat.get("cues") else 0
+        # ("Side by side, layer by layer: every column differs. Each layer ...": the rows
+        # come in while "side by side" is said, and at "every column differs" the Q, K and V
+        # rows are each outlined across their columns)
+        said = self.cue_with("every column", -1)
+        built = self.phrase_time(said, "every column") - 0.1 if said >= 0 else None
         for i, r in enumerate(rows):
             new = VGroup(*[m for m in r if m is not cells[i][n - 1] or i not in moved])
-            self.play(FadeInPlace(new), run_time=0.5 if d < 0 else
-                      self.pace(self.cue_at(1 + d), len(rows), 0.5, 0.8))
+            self.play(FadeInPlace(new), run_time=0.5 if d < 0 and built is None else
+                      self.pace(built if built is not None else self.cue_at(1 + d),
+                                len(rows), 0.5, 0.8))
+        if said >= 0:
+            self.hold_until(built)
+            self.emphasize(*[VGroup(*cells[r]) for r in (1, 2, 3)], run_time=1.4, buff=0.03)
+            d = self.cue_with("Each layer", said + 1) - 1
         self.hold_until_cue(1 + d)
         # "every column differs: each layer multiplies the current X by its own matrices":
         # each column's X^(l) with the Q, K, V made from it, column by column, as it is said
@@ -1741,7 +2012,7 @@ class ToyLoopScene(StoryboardScene):
 
         def hypo_tag(r):
             tag = VGroup(math(T.X_l("l+1"), MATH_LABEL, HYPO),
-                         txt("if reused", T.TYPE.body, HYPO)).arrange(RIGHT, buff=0.12)
+                         txt("if V reused", T.TYPE.body, HYPO)).arrange(RIGHT, buff=0.12)
             tag.scale(big).fade(1 - HYPO_OPACITY)
             tag.set_y(sub_at(r, 0)[1]).align_to(names[0], LEFT)
             return tag
@@ -1756,7 +2027,7 @@ class ToyLoopScene(StoryboardScene):
                     g.fade(1 - HYPO_OPACITY)
                     x_hyp.append((r, g))
         tags = {r: hypo_tag(r) for r, _ in x_hyp}
-        hypo = VGroup(wrapped("grey: X if layer 0's Q, K, V were reused (hypothetical)", 70,
+        hypo = VGroup(wrapped("grey, hypothetical: X had layer 0's V been reused (in this toy only V moves X)", 90,
                               T.TYPE.body, HYPO, max_width=11.0))
         hypo.next_to(VGroup(rows[4], *[g for _, g in x_hyp]), DOWN, buff=0.25)
         hypo.align_to(names[0], LEFT)
@@ -1791,6 +2062,7 @@ class ToyLoopScene(StoryboardScene):
         wide = min(1.3, (self.HOME_WIDTH - 2 * T.EDGE) / table.width)
         self.play(table.animate.scale(wide).set_x(0), run_time=self.quick(0.05, 0.6))
         self.set_slot("table", table)
+        self.stage.table_all = table
         self.table_rows = rows
         # "only X carries over, into the next column": an arrow from each column's X^(l+1)
         # (bottom) up through the gap to the next column's X^(l) (top); then the two ends of
@@ -1807,6 +2079,7 @@ class ToyLoopScene(StoryboardScene):
         if arrows:
             self.play(*[GrowArrow(a) for a in arrows], run_time=self.quick(0.1, 0.9))
             self.set_slot("table", VGroup(VGroup(*heads), *rows, *arrows))
+            self.stage.table_all = self.shown["table"]
             self.emphasize(*cells[4][:-1], *cells[0][1:])
             # and the next layer's Q comes from the X that arrived: X^(l) and Q^(l) of each
             # later column, together, while the sentence ends
@@ -1845,46 +2118,95 @@ class ToyLoopScene(StoryboardScene):
             toy.next_to(self.title, DOWN, buff=T.GAP + 0.3).to_edge(LEFT, buff=T.EDGE)
             self.put("note", toy)
             return
-        # (the table keeps its size: it moves up under the title, and the notes go in the
-        # room under it, left-aligned with it: no small digits, no empty lower third)
-        table = self.shown["table"]
-        top = self.title.get_bottom()[1] - T.GAP
-        self.play(table.animate.shift(UP * (top - table.get_top()[1])),
-                  run_time=self.quick(0.05, 0.6))
-        unused = txt("Q, K: unused here", T.TYPE.body, T.MUTED)
-        used = math(f"{T.X_l('l', 'V')} → {T.X_l('l', 'Δ')} = 0.1 × {T.X_l('l', 'V')}",
-                    MATH_LABEL, DELTA)
-        first = VGroup(unused, used).arrange(RIGHT, buff=0.9, aligned_edge=DOWN)
-        first.next_to(table, DOWN, buff=0.35).align_to(table, LEFT)
-        # "so Q and K sit unused": their rows dim as it is said, the note under the table
-        self.play(DimPlace(rows[1], 0.35), DimPlace(rows[2], 0.35), FadeInPlace(unused),
-                  run_time=self.quick(0.1, 0.8))
-        only = self.cue_with("only V", -1)
-        if only >= 0:
-            self.hold_until(self.phrase_time(only, "only V") - 0.1)
-        self.play(FadeInPlace(used), run_time=self.quick(0.05, 0.5))
-        self.emphasize(rows[3], used)
-        self.set_slot("note", first)
-        if len(self.beat.get("cues") or []) > 1:
-            self.hold_until_cue(1)              # "That step is a stand-in: in a real model ..."
+        cues = self.beat.get("cues") or []
+        first = VGroup()
+        # (voiced without "Q and K sit unused", which the table's "only V moves X" has said:
+        # the real layer comes at once)
+        if not cues or self.cue_with("unused", -1) >= 0:
+            # (the table keeps its size: it moves up under the title, and the notes go in the
+            # room under it, left-aligned with it: no small digits, no empty lower third)
+            table = self.shown["table"]
+            top = self.title.get_bottom()[1] - T.GAP
+            self.play(table.animate.shift(UP * (top - table.get_top()[1])),
+                      run_time=self.quick(0.05, 0.6))
+            unused = txt("Q, K: unused here", T.TYPE.body, T.MUTED)
+            used = math(f"{T.X_l('l', 'V')} → {T.X_l('l', 'Δ')} = 0.1 × {T.X_l('l', 'V')}",
+                        MATH_LABEL, DELTA)
+            first = VGroup(unused, used).arrange(RIGHT, buff=0.9, aligned_edge=DOWN)
+            first.next_to(table, DOWN, buff=0.35).align_to(table, LEFT)
+            # "so Q and K sit unused": their rows dim as it is said, the note under the table
+            self.play(DimPlace(rows[1], 0.35), DimPlace(rows[2], 0.35), FadeInPlace(unused),
+                      run_time=self.quick(0.1, 0.8))
+            only = self.cue_with("only V", -1)
+            if only >= 0:
+                self.hold_until(self.phrase_time(only, "only V") - 0.1)
+            self.play(FadeInPlace(used), run_time=self.quick(0.05, 0.5))
+            self.emphasize(rows[3], used)
+            self.set_slot("note", first)
+        real = self.cue_with("A real layer", 1 if len(cues) > 1 else -1)
+        if real >= 0:
+            self.hold_until_cue(real)
+        # "A real layer adds ...": the table and the toy's note leave (the voice has left
+        # them); a real layer's update takes the stage, large, as the toy's own line was
+        # written: two adds in sequence, the second reading X after the first (reviews 33)
+        self.shown.pop("table", None)
+        self.shown.pop("note", None)
+        head = txt("A real layer, in the toy's code:", T.TYPE.body * 1.25, T.TEXT)
+        size = CODE_SIZE * 1.5
+        attn = VGroup(txt("X = X + attention(Q, K, V)", size, T.TEXT, mono=True),
+                      txt("# Q, K, V from norm(X)", size * 0.85, T.MUTED, mono=True))
+        attn.arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
+        ffn = txt("X = X + feed_forward(norm(X))", size, T.TEXT, mono=True)
+        adds = VGroup(attn, ffn).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
+        block = VGroup(head, adds).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        # "The chapter's point, not measured in this toy: ...": the why, under the two adds,
+        # labelled as the chapter's point, not as a finding of the toy
+        why = VGroup(txt("The chapter's point (not measured in this toy):", T.TYPE.body * 1.2,
+                         T.MUTED),
+                     wrapped("a later X holds more context, so what the token asks for "
+                             "(Q) and offers (K, V) changes", 46, T.TYPE.body * 1.25, T.TEXT,
+                             max_width=12.0))
+        for line in why[1]:
+            line.align_to(why[1][0], LEFT)
+        why.arrange(DOWN, buff=0.2, aligned_edge=LEFT)
+        # (the two, together, centred on the stage between the title and the caption)
+        both = VGroup(block, why).arrange(DOWN, buff=0.7, aligned_edge=LEFT)
         low = -config.frame_height / 2 + 1.2    # (over the caption)
-        # what a real model does instead, as a formula (a picture of "its output adds to X"),
-        # not a paragraph: "In a real model:" over X^(l+1) = X^(l) + attention(Q, K, V) + the
-        # feed-forward sublayer's output (review 32b: attention alone is not a real layer's update)
-        nxt = VGroup(txt("In a real model:", T.TYPE.body, T.TEXT),
-                     VGroup(math(f"{T.X_l('l+1')} = {T.X_l('l')} +", MATH_LABEL, T.X),
-                            txt("attention(Q, K, V) + feed-forward", T.TYPE.body, T.TEXT))
-                     .arrange(RIGHT, buff=0.15))
-        nxt.arrange(RIGHT, buff=0.3)
-        nxt.next_to(first, DOWN, buff=0.35).align_to(table, LEFT)
-        if nxt.get_bottom()[1] < low:
-            nxt.shift(UP * (low - nxt.get_bottom()[1]))
-        self.put("note_real", nxt)
-        if self.beat.get("cues"):
-            # "Q and K steer attention": their rows; "whose output adds to X": the formula
-            real = self.cue_with("Q and K steer", -1)
-            if real >= 0:
-                self.hold_until(self.phrase_time(real, "Q and K steer") - 0.1)
-                self.emphasize(VGroup(rows[1], rows[2]), run_time=1.2)   # (one box)
-                self.hold_until(self.phrase_time(real, "output adds") - 0.1)
-                self.emphasize(nxt[1], run_time=1.2)
+        both.move_to([0.0, (self.title.get_bottom()[1] - T.GAP + low) / 2, 0.0])
+        self.play(FadeOutPlace(self.table_rows_group()), FadeOutPlace(first),
+                  run_time=self.quick(0.05, 0.5))
+        self.play(FadeInPlace(head), run_time=0.3)
+        steer = self.cue_with("Q and K steer", -1)
+        self.play(FadeInPlace(attn), run_time=0.5)
+        if steer >= 0:
+            self.hold_until(self.phrase_time(steer, "Q and K steer") - 0.1)
+            self.emphasize(self.code_word(attn[0], "Q, K"), run_time=1.0)
+        if steer >= 0:
+            self.hold_until(self.phrase_time(steer, "then a feed-forward") - 0.1)
+        self.play(FadeInPlace(ffn), run_time=0.5)
+        if steer >= 0:
+            self.hold_until(self.phrase_time(steer, "each after a norm") - 0.1)
+            self.emphasize(self.code_word(attn[1], "norm(X)"), self.code_word(ffn, "norm(X)"),
+                           run_time=1.0)
+        self.set_slot("note_real", block)
+        why_at = self.cue_with("chapter's point", -1)
+        if why_at >= 0:
+            self.hold_until_cue(why_at)
+        self.put("note_why", why, run_time=0.6)
+        if why_at >= 0:
+            # its label as it is said, then the why itself as "holds more context" is said
+            self.emphasize(why[0], run_time=1.2)
+            self.hold_until(self.phrase_time(why_at, "holds more context") - 0.2)
+            self.emphasize(why[1], run_time=1.6)
+
+    def table_rows_group(self) -> VGroup:
+        """The table on screen (its rows, heads and carry arrows), as one group."""
+        return self.stage.table_all
+
+    def code_word(self, line, text: str) -> VGroup:
+        """The glyphs of `text` in the code Text `line` (a Text's glyphs skip its spaces)."""
+        src = line.text.replace(" ", "")
+        sub = text.replace(" ", "")
+        i = src.index(sub)
+        return VGroup(*line[i:i + len(sub)])
+
