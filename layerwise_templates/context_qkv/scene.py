@@ -2450,13 +2450,25 @@ class ContextQKVScene(StoryboardScene):
                             color=T.TEXT, stroke_width=2).move_to(name)
             g.add(VGroup(box, name))
         ax = self.st.ax
-        if ax is not None and self.st.wide and len(g) == len(self.v.layers):
+        gap_ = (abs(ax.axes.c2p(1, 0)[0] - ax.axes.c2p(0, 0)[0]) if ax is not None
+                else 0.0)
+        if ax is not None and self.st.wide and len(g) == len(self.v.layers) \
+                and max(b.width for b in g) + 0.15 <= gap_:
             # each W^(l) over its own tick (review 33: a row at the top right, tied to none)
             y = ax.axes.c2p(0, float(self.v.axes.y_range[1]))[1] + 0.2 + W_ROW / 2
             for b, l in zip(g, self.v.layers):
                 b.move_to([ax.axes.c2p(float(l.value), 0)[0], y, 0])
             return g
         g.arrange(RIGHT, buff=0.15)
+        if ax is not None and self.st.wide:
+            # too many layers for a box over each tick: one row in the band over the plot
+            w_ = abs(ax.axes.c2p(len(self.v.layers) - 1, 0)[0] - ax.axes.c2p(0, 0)[0])
+            if g.width > w_:
+                g.scale_to_fit_width(w_)
+            if g.height > W_ROW - 0.1:
+                g.scale_to_fit_height(W_ROW - 0.1)
+            y = ax.axes.c2p(0, float(self.v.axes.y_range[1]))[1] + 0.2 + W_ROW / 2
+            return g.move_to([ax.axes.c2p((len(self.v.layers) - 1) / 2, 0)[0], y, 0])
         if g.width > 7.0:
             g.scale_to_fit_width(7.0)
         return self.w_place(g)
@@ -2623,11 +2635,14 @@ class ContextQKVScene(StoryboardScene):
             if d is not None:
                 nm = txt(NAME[k], T.TYPE.label, COLOR[k], weight="BOLD")
                 nm.next_to(d, RIGHT, buff=0.55)     # clear of the ring's value over the point
-                for _ in range(40):
-                    clash = [m for m in end_names if abs(m.get_y() - nm.get_y()) < 0.34]
-                    if not clash:
+                self.keep_inside(nm, margin=T.EDGE + 0.1)
+                y0 = nm.get_y()
+                # the nearest height clear of the names before it: 0, +-0.06, +-0.12, ...
+                for n_ in range(80):
+                    dy_ = 0.06 * ((n_ + 1) // 2) * (1 if n_ % 2 else -1)
+                    nm.set_y(y0 + dy_)
+                    if not any(abs(m.get_y() - nm.get_y()) < 0.34 for m in end_names):
                         break
-                    nm.shift((UP if nm.get_y() >= clash[0].get_y() else DOWN) * 0.06)
                 end_names.append(nm)
             self.box(t=t, slot="end_value", rings=self.rings_for([(k, L_, UP)]))
             if nm is not None:
