@@ -22,8 +22,9 @@ Beats (storyboard `show` names); each handler builds what it needs when an earli
               (X thick, under the others), the X^(1) cosine carried to its layer-1 point (it
               leaves once the voice is past X); K and V, then Q lit as the voice says what
               each would change; the values' lowest ringed; the last layer's four points
-- `compare`   "why? not measured here" on a card over the chart dimmed to almost nothing;
-              the conclusion, centred and large
+- `compare`   an illustration (labelled as one) on a card over the chart dimmed to almost
+              nothing: one matrix narrows one pair's angle and widens another's; "how each W
+              does so: not measured here"; the conclusion in one line under it
 
 Every number drawn is a `Num` of a plan value read through `view.Data` (its path comes along);
 the scene does no model arithmetic.
@@ -39,7 +40,7 @@ import numpy as np
 
 from manim import (ValueTracker, always_redraw, DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
                    ArcBetweenPoints, Arrow, DashedLine, GrowArrow, GrowFromEdge, Indicate, Rectangle,
-                   ReplacementTransform, Succession, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
+                   ReplacementTransform, Succession, Square, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
                    Write, VMobject, MoveAlongPath)
 
@@ -83,6 +84,7 @@ PIECE = T.TEXT                      # the notes on the pieces: plain text (the p
 # V red, the slate weights and the pointer white (CIEDE2000 >= 24 from each of them)
 # review 28: the green still read close to K's teal: a yellower green, away from teal
 SENT = [ManimColor("#96E632"), ManimColor("#EE44E0")]
+W_ROW = 0.62                        # the W^(l) boxes' row over the wide chart
 RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
 
 
@@ -122,10 +124,17 @@ class ContextQKVScene(StoryboardScene):
         self.keys = ["x"] + ([] if self.v.reads.same_as_x.value else ["in"]) + list(QKV)
         self.st = Stage()
 
-    def box(self, *ms, t: float, slot: str = "boxes", color=HL, rings=()) -> None:
+    def box(self, *ms, t: float, slot: str = "boxes", color=HL, rings=(),
+            solid: bool = False) -> None:
         """Boxes round `ms` (and the `rings` given: a ring and its value, `ring`) that stay
         (in `slot`, added to what is there) until `unbox`."""
-        boxes = [SurroundingRectangle(m, color=color, buff=0.09, stroke_width=2.5) for m in ms]
+        # above everything drawn (review 33, 0:46: an arc ran over river's box)
+        boxes = [SurroundingRectangle(m, color=color, buff=0.09, stroke_width=2.5)
+                 for m in ms]
+        if solid:                           # over the arcs, what it boxes over it
+            for b, m in zip(boxes, ms):
+                b.set_fill(T.BACKGROUND, opacity=1).set_z_index(3)
+                m.set_z_index(4)
         rs = VGroup(*boxes, *rings)
         old = self.shown.get(slot)
         self.play(*[Create(b) for b in boxes],
@@ -289,7 +298,7 @@ class ContextQKVScene(StoryboardScene):
                           txt("the axis starts at", size, T.TEXT),
                           Num(v.axes.y_range[0], decimals=2, size=size, color=T.TEXT),
                           buff=0.14)
-            if head.width > (7.5 if wide else PLOT[0] + 0.6):     # too long: two lines
+            if head.width > (11.5 if wide else PLOT[0] + 0.6):    # too long: two lines
                 title = txt(f"cosine of the two \"{v.word}\" vectors", size)
                 head = VGroup(title, inline(
                     txt("the axis starts at", size, T.TEXT),
@@ -325,7 +334,7 @@ class ContextQKVScene(StoryboardScene):
         y_len = min(PLOT[1], self.content_top() - top.height - 0.2 + 2.45 - 0.6)
         x_len = PLOT[0]
         if wide:
-            y_len = (self.content_top() - top.height - 0.4) - (self.caption_top() + 0.95)
+            y_len = (self.content_top() - top.height - 0.4 - W_ROW) - (self.caption_top() + 0.95)
             x_len = 11.4
         ax = TickAxes([0, L - 1, 1], [lo, hi, hi - lo], x_len, y_len,
                       x_ticks=[(l.value, l.path) for l in v.layers
@@ -361,7 +370,9 @@ class ContextQKVScene(StoryboardScene):
                            for d in (DOWN * 0.055, UP * 0.055)])
             ax.add(gap, zig)
         # clear of the top tick's label (1.00), which stands above the axis's end
-        top.next_to(VGroup(ax.axes, ax.y_labels), UP, buff=0.2).align_to(ax, LEFT)
+        # (wide: a row for the W^(l) boxes between, each over its tick)
+        top.next_to(VGroup(ax.axes, ax.y_labels), UP, buff=0.2 + (W_ROW if wide else 0.0))
+        top.align_to(ax, LEFT)
         chart = VGroup(top, ax, xname)
         chart.to_edge(LEFT, buff=T.EDGE + 0.1)
         chart.shift(UP * (self.content_top() - chart.get_top()[1]))
@@ -530,13 +541,14 @@ class ContextQKVScene(StoryboardScene):
         boxes = VGroup()
         wx = (xr.get_right()[0] + qr.get_left()[0]) / 2
         for k, r in zip(QKV, outs):
-            name = math(f"W_{NAME[k]}", T.TYPE.math_label, COLOR[k])
+            # (review 33x: W_Q, W_K, W_V at 27 read about 10 px)
+            name = math(f"W_{NAME[k]}", T.TYPE.math_label * 1.35, COLOR[k])
             b = Rectangle(width=max(0.95, name.width + 0.3), height=r.rows.height + 0.1,
                           color=COLOR[k], stroke_width=2.5)
             b.move_to([wx, r.rows.get_y(), 0])
             name.move_to(b)
             boxes.add(VGroup(b, name))
-        note = txt("the same for both rows", T.TYPE.label, T.TEXT)
+        note = txt("the same for both rows, biases too", T.TYPE.label, T.TEXT)
         note.next_to(boxes, DOWN, buff=0.15)
         if note.get_bottom()[1] < self.caption_top() + 0.05:
             note.next_to(xr, DOWN, buff=0.3).align_to(xr, LEFT)
@@ -571,6 +583,12 @@ class ContextQKVScene(StoryboardScene):
         if len(v.contexts[0].positions) > 1 or len(v.contexts[1].positions) > 1:
             lines.append(txt(f"\"{v.word}\" is several tokens: their rows are averaged", S,
                              T.TEXT))
+        # what X is, first (review 33x, 0:11: X was used before it was said), with the rows
+        xl = math("X", T.TYPE.math_label * 1.3, T.X)
+        sup = txt("(l)", L_, T.X).next_to(xl, RIGHT, buff=0.04).align_to(xl, UP).shift(UP * 0.1)
+        lines.insert(0, inline(VGroup(xl, sup),
+                               txt(": the vector held for a token at layer l = 0, 1, …", L_,
+                                   T.TEXT), buff=0.06))
         return VGroup(*lines).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
 
     def id_line(self) -> VGroup:
@@ -657,8 +675,10 @@ class ContextQKVScene(StoryboardScene):
             self.play(*[Transform(s[i].box.copy(), SurroundingRectangle(
                           panel.xr.rows[i], color=T.X, buff=0.04), remover=True)
                         for i in (0, 1)],
-                      FadeInPlace(panel.xr), FadeInPlace(panel.head), run_time=0.7 * t)
+                      FadeInPlace(panel.xr), FadeInPlace(panel.head), run_time=0.6 * t)
             self.set_slot("xrows", VGroup(panel.head, panel.xr))
+            # "X is the vector the model holds for a token at each layer": its line
+            self.play(FadeInPlace(made[0]), run_time=0.25 * t)
 
         def made_in(i, t):
             self.play(FadeInPlace(made[i]), run_time=t)
@@ -687,7 +707,7 @@ class ContextQKVScene(StoryboardScene):
              (1, lambda t: self.play(Create(s[0].box), Create(s[1].box), run_time=t))],
             first,
             [(1, rows_in), (0.4, lambda t: self.wait(t))],
-            [*[(1, lambda t, i=i: made_in(i, t)) for i in range(len(made))],
+            [*[(1, lambda t, i=i: made_in(i, t)) for i in range(1, len(made))],
              (1.2, equal)],
         ])
         self.set_slot("made", made)
@@ -695,9 +715,11 @@ class ContextQKVScene(StoryboardScene):
     def cosine_picture(self, left: float = -6.2, top: float | None = None) -> VGroup:
         """Two arrows from one point; the second turns (the beat animates it). `left`, `top`:
         where its header starts (the right half when X's rows hold the left)."""
-        head = VGroup(txt("cosine of the angle between two vectors:", S),
-                      txt("1 = same direction", S, T.TEXT),
-                      txt("0 = at right angles", S, T.TEXT))
+        # at label size (review 33, 0:22: the legend at 18 read about 11 px)
+        L_ = T.TYPE.label
+        head = VGroup(txt("cosine of two vectors' angle:", L_),
+                      txt("1 = same direction", L_, T.TEXT),
+                      txt("0 = at right angles", L_, T.TEXT))
         head.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         top = self.content_top() - 0.15 if top is None else top
         head.move_to([left, top, 0], aligned_edge=UP + LEFT)
@@ -948,7 +970,7 @@ class ContextQKVScene(StoryboardScene):
             bars[j] = Rectangle(width=0.3, height=max(0.02, BAR_MAX * w.value / mx),
                                 stroke_width=0,
                                 fill_color=WEIGHT, fill_opacity=0.8).next_to(
-                num, DOWN, buff=0.08)
+                num, DOWN, buff=0.16)
         tag = txt(str(i + 1), T.TYPE.heading, SENT[i]).move_to([-6.75, y, 0])
         g = VGroup(tag, row, dots, arcs, weights)
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
@@ -1029,16 +1051,18 @@ class ContextQKVScene(StoryboardScene):
         for a in arrows:                    # the value pieces under them stay visible
             a.set_stroke(opacity=0.6)
             a.tip.set_fill(opacity=0.6)
+        # at label size (review 33: "1: length 5.50" read about 11 px)
+        L_ = T.TYPE.label
         labels = VGroup(
-            inline(txt("1: length", S, SENT[0]),
-                   Num(e.length[0], decimals=2, size=S, color=SENT[0])).next_to(
+            inline(txt("1: length", L_, SENT[0]),
+                   Num(e.length[0], decimals=2, size=L_, color=SENT[0])).next_to(
                 arrows[0].get_end(), RIGHT, buff=0.12),
-            inline(txt("2: length", S, SENT[1]),
-                   Num(e.length[1], decimals=2, size=S, color=SENT[1])).next_to(
+            inline(txt("2: length", L_, SENT[1]),
+                   Num(e.length[1], decimals=2, size=L_, color=SENT[1])).next_to(
                 arrows[1].get_end(), RIGHT, buff=0.12))
         arc = Arc(radius=0.55, start_angle=base, angle=ang, arc_center=o, color=T.TEXT,
                   stroke_width=3)
-        cos = inline(txt("cos", S, T.TEXT), Num(e.cos, decimals=2, size=S, color=T.TEXT))
+        cos = inline(txt("cos", L_, T.TEXT), Num(e.cos, decimals=2, size=L_, color=T.TEXT))
         mid = base + ang / 2
         cos.move_to([o[0] + 1.15 * pymath.cos(mid), o[1] + 1.15 * pymath.sin(mid), 0],
                     aligned_edge=LEFT)
@@ -1065,7 +1089,7 @@ class ContextQKVScene(StoryboardScene):
             # every piece drawn alone is named and long enough to see: the others (the
             # markers' among them) are one piece, so the count adds up to the sentence's tokens
             keep = [j for j in range(len(xy)) if j in named
-                    and unit * float(np.linalg.norm(xy[j])) >= 0.3]
+                    and unit * float(np.linalg.norm(xy[j])) >= 0.2]   # deposited too (review 33x)
             rest = [j for j in range(len(xy)) if j not in keep]
             items = [(j, xy[j]) for j in keep]
             if rest:
@@ -1193,7 +1217,7 @@ class ContextQKVScene(StoryboardScene):
             # leaders crowded the short magenta chain)
             # (review 32b: sentence 2's two heaviest words' pieces, the and cash, tagged
             # with their lengths)
-            ws = [int(j) for j in s.words[:1 if i == 0 else 2]]
+            ws = [int(j) for j in s.words[:1 if i == 0 else 3]]   # deposited too (review 33x)
             for j in ws:
                 if j not in chain.span:
                     continue
@@ -1215,9 +1239,15 @@ class ContextQKVScene(StoryboardScene):
                 # on its side, else the other, at the piece's middle, else further along:
                 # clear of the update's arrow (drawn over the chain later) and of every
                 # label; left out where no place is clear
-                for side, at, far in ((side, at, far) for side in (sides[i], -sides[i])
-                                      for far in (0.0, 0.2, 0.4, 0.6, 0.85, 1.1, 1.4)
-                                      for at in (0.5, 0.75, 0.9, 0.3, 0.15)):
+                # a second, looser pass (its line may cross another's) before a name the voice
+                # says is left out (review 33x: "deposited" had no label)
+                for relaxed, side, at, far in (
+                        (relaxed, side, at, far) for relaxed in (False, True)
+                        for side in (sides[i], -sides[i])
+                        for far in (0.0, 0.2, 0.4, 0.6, 0.85, 1.1, 1.4, 1.8, 2.2, 2.8)
+                        for at in (0.5, 0.75, 0.9, 0.3, 0.15, 0.05)):
+                    if getattr(lab, "sent", None) is not None:
+                        break
                     n = side * np.array([-d[1], d[0], 0.0]) / np.linalg.norm(d)
                     off = 0.24 + far + 0.5 * (abs(n[0]) * lab.width + abs(n[1]) * lab.height)
                     lab.move_to(a + at * d + n * off)
@@ -1235,8 +1265,9 @@ class ContextQKVScene(StoryboardScene):
                     labs = [m for m in names if getattr(m, "word", False)]
                     if not any(overlaps(lab, m, 0.08) for m in (*avoid, *labs)) \
                             and self.in_band(lab) \
-                            and not on_lines(lab, [*lines, *leads], 0.12) \
-                            and not (seg is not None
+                            and not on_lines(lab, [*lines, *(leads if not relaxed else [])],
+                                             0.12 if not relaxed else 0.06) \
+                            and not (seg is not None and not relaxed
                                      and any(on_lines(m, [seg], 0.04) for m in labs)):
                         lab.sent = i
                         names.add(lab)
@@ -1247,6 +1278,30 @@ class ContextQKVScene(StoryboardScene):
                             names.add(lead)
                             leads.append(seg)
                         break
+                if getattr(lab, "sent", None) is None:
+                    # no clear place by its piece: under the sentence's last name, a line to
+                    # its piece's middle
+                    prev = [m for m in names if getattr(m, "word", False)
+                            and getattr(m, "sent", None) == i]
+                    if prev:
+                        lab.next_to(prev[-1], DOWN, buff=0.14).align_to(prev[-1], RIGHT)
+                        p_ = a + 0.5 * d
+                        q_ = np.array([min(max(p_[0], lab.get_left()[0]), lab.get_right()[0]),
+                                       min(max(p_[1], lab.get_bottom()[1]),
+                                           lab.get_top()[1]), 0.0])
+                        labs = [m for m in names if getattr(m, "word", False)]
+                        if not any(overlaps(lab, m, 0.06) for m in (*avoid, *labs)) \
+                                and self.in_band(lab):
+                            lab.sent = i
+                            names.add(lab)
+                            if np.linalg.norm(p_ - q_) > 0.2:
+                                u_ = (p_ - q_) / np.linalg.norm(p_ - q_)
+                                lead = VGroup(Line(q_ + 0.05 * u_, p_ - 0.04 * u_,
+                                                   color=SENT[i], stroke_width=1.5),
+                                              Dot(p_, radius=0.035, color=SENT[i]))
+                                lead.sent = i
+                                names.add(lead)
+                                leads.append((q_ + 0.05 * u_, p_ - 0.04 * u_))
             for j in ():                        # no rings: the markers' pieces are in the rest
                 a, b = chain.span[int(j)]
                 c = (a + b) / 2
@@ -1309,7 +1364,24 @@ class ContextQKVScene(StoryboardScene):
         # X steep (a tall drawing leaves the words room beside it); the updates turn a little
         # as they move onto X's tip
         phi = 70.0 * DEGREES
-        a_dir = phi - ang / 2                           # update 1's direction
+        # the pair turned off X's bisector by the least that draws the sums at their measured
+        # angle (the plan's sum_angle); drawn so, the note says both angles are as measured
+        # (review 33: "not to scale" under a picture whose angle was right)
+        want = float(e.sum_angle)
+        best = None
+        for dd in np.linspace(-0.5, 0.5, 201) * ang:
+            a_ = phi - ang / 2 + dd
+            sa = np.array([lx * pymath.cos(phi) + la * pymath.cos(a_),
+                           lx * pymath.sin(phi) + la * pymath.sin(a_)])
+            sb = np.array([lx * pymath.cos(phi) + lb * pymath.cos(a_ + ang),
+                           lx * pymath.sin(phi) + lb * pymath.sin(a_ + ang)])
+            got = pymath.degrees(pymath.acos(max(-1.0, min(1.0, float(
+                sa @ sb / (np.linalg.norm(sa) * np.linalg.norm(sb)))))))
+            key = (round(abs(got - want), 1), abs(dd))
+            if best is None or key < best[0]:
+                best = (key, dd, got)
+        true_angles = best is not None and abs(best[2] - want) < 1.0
+        a_dir = phi - ang / 2 + (best[1] if true_angles else 0.0)   # update 1's direction
         d_x = np.array([pymath.cos(phi), pymath.sin(phi), 0.0])
         d_a = np.array([pymath.cos(a_dir), pymath.sin(a_dir), 0.0])
         d_b = np.array([pymath.cos(a_dir + ang), pymath.sin(a_dir + ang), 0.0])
@@ -1432,7 +1504,8 @@ class ContextQKVScene(StoryboardScene):
             r[2].next_to(r[1], RIGHT, buff=0.12)
         # what the flat drawing keeps and what it cannot (two lines, under the bars)
         # one short line (review 28: a two-line disclaimer)
-        why = VGroup(txt("2-D sketch: the sums' angle not to scale", L_, T.TEXT))
+        why = VGroup(txt("2-D sketch; both angles drawn as measured" if true_angles
+                         else "2-D sketch: the sums' angle not to scale", L_, T.TEXT))
         note = VGroup(why, rows)
         rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
         why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
@@ -1450,6 +1523,10 @@ class ContextQKVScene(StoryboardScene):
             legend.align_to([0, y_top, 0], UP)
         arc = VGroup(a1, cu, a2, cs)
         g = VGroup(legend, xa, ups, sums, arc, note)
+        # centred on the stage (review 33x, 1:49: squeezed into the left quarter)
+        lo_x, hi_x = -7.1 + T.EDGE, 7.1 - T.EDGE
+        g.shift(RIGHT * max(0.0, min((lo_x + hi_x) / 2 - g.get_center()[0],
+                                     hi_x - g.get_right()[0])))
         g.legend, g.xa, g.ups, g.sums, g.arc, g.note = legend, xa, ups, sums, arc, note
         g.bars, g.cu, g.cs, g.a1, g.a2 = note.bars, cu, cs, a1, a2
         return g
@@ -1541,10 +1618,19 @@ class ContextQKVScene(StoryboardScene):
             if q_keep is None:
                 self.play(*rows_in, run_time=t)
                 return
+            # the rows move and shrink intact onto the two banks (review 33, 0:41.5: a morph
+            # of the numbers into the letter smeared them), then the letter takes their place
             name, rows = q_keep[0], q_keep.rows
-            self.play(ReplacementTransform(VGroup(name, rows[0]), qs[0]),
-                      ReplacementTransform(VGroup(name.copy(), rows[1]), qs[1]),
-                      *rows_in, run_time=t)
+            goes = []
+            for rw, q in zip(rows, qs):
+                # no smaller than the legibility floor allows (8 px on its way)
+                k = min(1.0, max(0.7, 1.6 / max(rw.width, 1e-6)))
+                goes.append(rw.animate.scale(k).move_to(q.get_center() + UP * 0.05))
+            # over an empty stage (the token rows come in as the letter lands: mid-move,
+            # the second row crossed the first sentence's tokens)
+            self.play(*goes, FadeOutPlace(name), run_time=0.6 * t)
+            self.play(*[FadeOutPlace(rw) for rw in rows], *[FadeInPlace(q) for q in qs],
+                      *rows_in, run_time=0.4 * t)
             self.remove(q_keep)
             self.add(*qs)
             q_moved.append(True)
@@ -1602,7 +1688,8 @@ class ContextQKVScene(StoryboardScene):
                    if int(k) in r.by_key and id(r.by_key[int(k)][1]) not in shown_w]
             ns = [r.by_key[k][1] for k in ks_]
             shown_w.update(id(n) for n in ns)
-            bs = [r.bars[k] for k in ks_ if k in r.bars]
+            bs = [r.bars[k] for k in ks_ if k in r.bars
+                  and not any(r.bars[k] is b_ for b_ in bars_up)]
             bars_up.extend(bs)
             if ns:
                 self.play(*[FadeInPlace(n) for n in ns],
@@ -1616,7 +1703,8 @@ class ContextQKVScene(StoryboardScene):
                   if id(n) not in shown_w]
             ns = [n for _, _, n in kn]
             shown_w.update(id(n) for n in ns)
-            bs = [r.bars[k] for r, k, _ in kn if k in r.bars]
+            bs = [r.bars[k] for r, k, _ in kn if k in r.bars
+                  and not any(r.bars[k] is b_ for b_ in bars_up)]
             bars_up.extend(bs)
             if ns:
                 self.play(*[FadeInPlace(n) for n in ns],
@@ -1630,7 +1718,7 @@ class ContextQKVScene(StoryboardScene):
             ms += [m for k in list(r2.words[:3]) for m in word(r2, k)[:1]]
             self.wait(0.12 * t)
             for k, m in enumerate(ms):
-                self.box(m, t=0.14 * t)
+                self.box(m, t=0.14 * t, solid=True)
                 # ("the word the, now right next to bank": a breath after "the")
                 self.wait((0.2 if k == 0 else 0.12 if k == 1 else 0.02) * t)
             if not ms:
@@ -1676,8 +1764,16 @@ class ContextQKVScene(StoryboardScene):
             # the arcs have shown which keys the query meets: the weights, read from here
             # on, carry the numbers (review 32b, 0:43-1:09: 0.30 and 0.29 drew alike and the
             # bundle tangled at bank)
+            # each arc's width becomes its bar under the token (review 33x, 0:51: the arcs
+            # faded while the bars grew apart from them)
             if not arcs_gone:
-                self.play(FadeOutPlace(VGroup(r1.arcs, r2.arcs, legend)), run_time=0.1 * t)
+                pairs = [(a_, r.bars[k]) for r in (r1, r2)
+                         for k, (a_, _, _) in r.by_key.items() if k in r.bars]
+                self.play(*[ReplacementTransform(a_, b_) for a_, b_ in pairs],
+                          FadeOutPlace(legend), run_time=0.16 * t)
+                rest = [a_ for r in (r1, r2) for a_ in r.arcs if a_ not in [p[0] for p in pairs]]
+                self.remove(*rest)
+                bars_up.extend(b_ for _, b_ in pairs)
                 arcs_gone.append(True)
             ms = word(r1, r1.words[0]) if len(r1.words) else []
             if ms:
@@ -1686,7 +1782,7 @@ class ContextQKVScene(StoryboardScene):
             sp = [int(j) for j in ss[0].special.values]   # none for a model without markers
             st0 = sp[0] if sp else None
             if st0 is not None and st0 in r1.by_key:
-                self.wait(0.15 * t)
+                self.wait(0.09 * t)
                 read(r1, [st0], 0.12 * t)
                 self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.2 * t)
 
@@ -1796,8 +1892,14 @@ class ContextQKVScene(StoryboardScene):
                 return
             j = build.key
             src = VGroup(r1.tok[j], r1.weights[r1.shown_index[j]])
-            self.play(FadeInPlace(build.strip), FadeInPlace(build.v_lab),
-                      Indicate(src, color=SENT[0], scale_factor=1.1), run_time=0.3 * t)
+            # the slices lifted out of river's token (review 33x, 1:15: they came from
+            # nowhere): small at the token, they move down and open into the strip
+            strip = build.strip
+            strip.save_state()
+            strip.scale(0.25).move_to(r1.tok[j].get_center()).set_opacity(0.2)
+            self.add(strip)
+            self.play(Indicate(src, color=SENT[0], scale_factor=1.1), run_time=0.1 * t)
+            self.play(Restore(strip), FadeInPlace(build.v_lab), run_time=0.2 * t)
             self.wait(0.1 * t)
             self.play(FadeInPlace(build.w_lab), run_time=0.1 * t)
             self.play(LaggedStart(*[Transform(c, c2) for c, c2 in
@@ -1834,15 +1936,96 @@ class ContextQKVScene(StoryboardScene):
             # a bias) at the left
             if build is not None:
                 self.play(FadeOutPlace(VGroup(build.wo, build.p_lab)), run_time=0.08 * t)
-            chain_in(0, 0.55 * t, built=built)
-            self.play(FadeInPlace(upd.head[0]), run_time=0.1 * t)
-            arrow_in(0, 0.2 * t)
+            chain_in(0, 0.42 * t, built=built)
+            zoom = tail_inset(0)
+            if zoom is not None:
+                # the other tokens' pieces and the bias, too short to see: zoomed in at the
+                # left (review 33/33x, 1:25: only river's piece could be seen)
+                self.play(Create(zoom.mark), run_time=0.06 * t)
+                # the mark itself opens into the frame (it leaves the chain's tail clear for
+                # the update's label)
+                self.play(ReplacementTransform(zoom.mark, zoom.frame), run_time=0.1 * t)
+                self.play(*[GrowArrow(a_) for a_ in zoom.arrows], FadeInPlace(zoom.stub),
+                          run_time=0.1 * t)
+                self.play(FadeInPlace(zoom.labels), run_time=0.06 * t)
+                insets.append(zoom)
+            else:
+                self.wait(0.32 * t)
+            self.play(FadeInPlace(upd.head[0]), run_time=0.06 * t)
+            arrow_in(0, 0.12 * t)
             self.set_slot("right", VGroup(upd.head[0]))
+
+        insets = []
+
+        def tail_inset(i):
+            """Chain i's tail (the pieces after its named words: the rest as one, the
+            bias) drawn again, enlarged, in a frame at the left; a small box marks where."""
+            ch = upd.chains[i]
+            ex = [(k_, ch.extra[k_]) for k_ in ("rest", "bias") if k_ in ch.extra]
+            if not ex:
+                return None
+            p0 = np.array(ex[0][1][0], dtype=float)
+            pts = [p0] + [np.array(b_, dtype=float) for _, (_, b_) in ex]
+            span = max(max(np.linalg.norm(q_ - p0) for q_ in pts), 1e-6)
+            mark = Square(side_length=max(0.3, 2.2 * span), color=HL, stroke_width=2)
+            mark.move_to(sum(pts) / len(pts))
+            # under the rows, left of the chain; low enough for the marker's bars above it
+            frame = Rectangle(width=6.4, height=2.3, color=HL, stroke_width=2)
+            frame.move_to([-3.6, -1.5, 0])
+            names_ = {"rest": f"{ch.n_rest} other pieces, summed", "bias": "bias"}
+            labs0 = [txt(names_[k_], T.TYPE.label, SENT[i]) for k_, _ in ex]
+            xs_ = [q_[0] for q_ in pts]
+            ys_ = [q_[1] for q_ in pts]
+            # as large as the frame allows: the stub, the drawing, its short name right of it;
+            # the long name under the drawing
+            k_z = min(12.0, (frame.width - 0.5 - 0.8 - 1.0) / max(max(xs_) - min(xs_), 1e-6),
+                      (frame.height - 0.5 - 0.45) / max(max(ys_) - min(ys_), 1e-6))
+            if k_z < 1.5:
+                return None
+            c_ = np.array([0.0, 0.0, 0.0])
+            ctr = sum(pts) / len(pts)
+            arrows_, labels_ = VGroup(), VGroup()
+            # river's piece coming in: its last stretch, up to the tail's start
+            wj = [j_ for j_ in ch.keys if isinstance(j_, int)]
+            d_in = np.array([1.0, 0.0, 0.0])
+            if wj and wj[-1] in ch.span:
+                a_, b_ = ch.span[wj[-1]]
+                d_in = (np.array(b_) - np.array(a_)) / max(np.linalg.norm(
+                    np.array(b_) - np.array(a_)), 1e-6)
+            start = c_ + k_z * (p0 - ctr)
+            stub = Line(start - 0.8 * d_in, start, color=SENT[i], stroke_width=5)
+            stub.set_stroke(opacity=0.6)
+            for (k_, (a_, b_)), lb in zip(ex, labs0):
+                aa = c_ + k_z * (np.array(a_, dtype=float) - ctr)
+                bb = c_ + k_z * (np.array(b_, dtype=float) - ctr)
+                ar = Arrow(aa, bb, buff=0, color=SENT[i], stroke_width=5, tip_length=0.2,
+                           max_tip_length_to_length_ratio=0.3)
+                arrows_.add(ar)
+                if k_ == "rest":            # under its arrow, from its start
+                    lb.next_to(VGroup(ar, stub), DOWN, buff=0.12).align_to(aa, LEFT)
+                else:
+                    lb.next_to(bb, RIGHT, buff=0.15)
+                labels_.add(lb)
+            body = VGroup(stub, arrows_, labels_)
+            body.zt_room = 0.4
+            zt = txt(f"zoomed in ×{int(k_z)}", T.TYPE.label, HL)
+            zt.move_to(frame.get_corner(UP + LEFT) + np.array([0.12, -0.1, 0.0]),
+                       aligned_edge=UP + LEFT)
+            body.move_to(frame).shift(DOWN * 0.15)     # under the zoom's name
+            labels_.add(zt)
+            g_ = VGroup(mark, frame, stub, arrows_, labels_)
+            g_.mark, g_.frame, g_.stub, g_.arrows, g_.labels = mark, frame, stub, arrows_, labels_
+            return g_
 
         def cls_piece(t):
             # "the start marker's weight is almost river's, but its piece is only 0.40 long":
             # its weight boxed in the row, then its own piece in the chain tagged with its
             # length (review 32b, 1:10: nothing showed why its weight added little)
+            if insets:                      # the zoom has said its piece (the bars go there)
+                z_ = insets.pop()
+                self.play(FadeOutPlace(VGroup(z_.frame, z_.stub, z_.arrows, z_.labels)),
+                          run_time=0.08 * t)
+                t = 0.92 * t
             j = self.start_marker(0)
             w = int(ss[0].words[0]) if len(ss[0].words) else None
             if j is None or w is None or j not in r1.tok or w not in r1.tok:
@@ -1877,7 +2060,7 @@ class ContextQKVScene(StoryboardScene):
                         else [GrowFromEdge(rows[0][1], LEFT)]),
                       FadeInPlace(rows[0][2]), run_time=0.3 * t)
             self.play(FadeInPlace(rows[1][0]),
-                      TransformFromCopy(r1.weights[r1.shown_index[j]], rows[1][1]),
+                      GrowFromEdge(rows[1][1], LEFT),     # (a digit morphed into it)
                       FadeInPlace(rows[1][2]), run_time=0.3 * t)
             self.emphasize(rows[1][2], color=SENT[0], run_time=0.25 * t)
             self.unbox(0.05 * t)
@@ -1890,7 +2073,8 @@ class ContextQKVScene(StoryboardScene):
             # sentence 1's row dimmed now, sentence 2's back; its chain, its arrow, then what
             # the drawing is
             if cls_bars:                    # said: they leave for the money bank's chain
-                self.play(FadeOutPlace(cls_bars.pop()), run_time=0.06 * t)
+                self.play(FadeOutPlace(VGroup(*cls_bars)), run_time=0.06 * t)
+                cls_bars.clear()
             loud(1, 0.05 * t)
             quiet(0, 0.05 * t)
             chain_in(1, 0.42 * t)
@@ -1989,7 +2173,8 @@ class ContextQKVScene(StoryboardScene):
 
         def mini_at(k):
             b = list(nxt.blocks.boxes)[k]
-            return np.array([b.get_right()[0] - 1.0, b.get_bottom()[1] + 0.12, 0.0])
+            # inside its box, clear of the cosine written under it
+            return np.array([b.get_right()[0] - 1.0, b.get_bottom()[1] + 0.2, 0.0])
 
         def finish(t):
             # "LayerNorm and the FFN then finish the layer, each token on its own, and the
@@ -2014,24 +2199,28 @@ class ContextQKVScene(StoryboardScene):
             # last one along an arrow to its place (review 32a: copies went in, nothing
             # came out)
             bs = list(nxt.blocks.boxes)
-            self.play(Transform(big, self.pair(cs_[0], mini_at(0), h=0.75)),
+            self.play(Transform(big, self.pair(cs_[0], mini_at(0), h=0.7)),
                       bs[0].animate.set_stroke(HL), run_time=0.1 * t)
             for k in range(len(bs)):
+                rd = nxt.reads[k] if k < len(nxt.reads) and len(nxt.reads[k]) else None
                 self.play(Transform(big, self.pair(cs_[min(k + 1, len(cs_) - 1)], mini_at(k),
-                                                   h=0.75)),
+                                                   h=0.7)),
                           bs[k].animate.set_stroke(HL),
                           *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
+                          *([FadeInPlace(rd)] if rd is not None else []),
                           run_time=0.1 * t)
             b_ = bs[-1]
             exit_ = Arrow(b_.get_right(), [nxt.slots[-1][0] - 0.15, b_.get_y(), 0], buff=0.05,
                           color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.2)
+            # out come the two X^(1): X's blue (review 33: the sentence colours stayed)
             self.play(GrowArrow(exit_), Transform(big, self.pair(cs_[-1], nxt.slots[-1],
-                                                                  h=PAIR_H)),
+                                                                  h=PAIR_H).set_color(T.X)),
                       b_.animate.set_stroke(T.MUTED), run_time=0.15 * t)
             nxt.arrows.add(exit_)
             self.play(FadeInPlace(nxt.out), run_time=0.1 * t)
             self.emphasize(nxt.out[-1], run_time=0.12 * t)
-            done["keep"] = VGroup(nxt.head, nxt.parts, nxt.arrows, nxt.skip, big, nxt.out)
+            done["keep"] = VGroup(nxt.head, nxt.parts, nxt.arrows, nxt.skip, big, nxt.out,
+                                  *[r for r in nxt.reads if len(r)])
 
         # (round 32: "Where does a difference come from?" left the voice: the caption asks
         # it; the rows come in over the first words of "the query is the same ...")
@@ -2089,8 +2278,12 @@ class ContextQKVScene(StoryboardScene):
                          else [n])
         L_ = T.TYPE.label
         x0, bw, bh, gap = -5.6, 4.0, 1.0, 0.5
+        # the sums' cosine with them: each box's own beside it (review 33: the boxes
+        # changed nothing visible; the plan's 0.91, 0.93, 0.89, 0.90 now each at its step)
         head = inline(txt("the two sums go on through layer", L_, T.TEXT),
-                      Num(e.layer, decimals=0, size=L_, color=T.TEXT))
+                      Num(e.layer, decimals=0, size=L_, color=T.TEXT),
+                      txt(": cos", L_, T.TEXT),
+                      Num(stages[0].cos, decimals=2, size=L_, color=T.TEXT))
         head.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
         self.keep_inside(head)
         boxes, parts, slots, reads, arrows = VGroup(), VGroup(), [], VGroup(), VGroup()
@@ -2249,14 +2442,33 @@ class ContextQKVScene(StoryboardScene):
         said them again)."""
         g = VGroup()
         for l in self.v.layers:               # each tick's X read by its own W
-            w = math("W", 1.2 * T.TYPE.math_label, T.TEXT)
+            w = math("W", 1.1 * T.TYPE.math_label, T.TEXT)
             sup = txt(f"({int(l.value)})", T.TYPE.label, T.TEXT)
             sup.next_to(w, RIGHT, buff=0.04).align_to(w, UP).shift(UP * 0.1)
             name = VGroup(w, sup)
-            box = Rectangle(width=name.width + 0.3, height=name.height + 0.22,
+            box = Rectangle(width=name.width + 0.3, height=name.height + 0.14,
                             color=T.TEXT, stroke_width=2).move_to(name)
             g.add(VGroup(box, name))
+        ax = self.st.ax
+        gap_ = (abs(ax.axes.c2p(1, 0)[0] - ax.axes.c2p(0, 0)[0]) if ax is not None
+                else 0.0)
+        if ax is not None and self.st.wide and len(g) == len(self.v.layers) \
+                and max(b.width for b in g) + 0.15 <= gap_:
+            # each W^(l) over its own tick (review 33: a row at the top right, tied to none)
+            y = ax.axes.c2p(0, float(self.v.axes.y_range[1]))[1] + 0.2 + W_ROW / 2
+            for b, l in zip(g, self.v.layers):
+                b.move_to([ax.axes.c2p(float(l.value), 0)[0], y, 0])
+            return g
         g.arrange(RIGHT, buff=0.15)
+        if ax is not None and self.st.wide:
+            # too many layers for a box over each tick: one row in the band over the plot
+            w_ = abs(ax.axes.c2p(len(self.v.layers) - 1, 0)[0] - ax.axes.c2p(0, 0)[0])
+            if g.width > w_:
+                g.scale_to_fit_width(w_)
+            if g.height > W_ROW - 0.1:
+                g.scale_to_fit_height(W_ROW - 0.1)
+            y = ax.axes.c2p(0, float(self.v.axes.y_range[1]))[1] + 0.2 + W_ROW / 2
+            return g.move_to([ax.axes.c2p((len(self.v.layers) - 1) / 2, 0)[0], y, 0])
         if g.width > 7.0:
             g.scale_to_fit_width(7.0)
         return self.w_place(g)
@@ -2323,10 +2535,21 @@ class ContextQKVScene(StoryboardScene):
         segment has reached it: one curve at a time, as the voice names it."""
         st = self.st
         n = max(1, l1 - l0 + 1)
+        # the layer's own W lit as its point is drawn (review 33x: the W row was decoration)
+        wl = self.shown.get("w_label")
+        wb = (list(wl) if wl is not None and len(wl) == len(self.v.layers) and k in QKV
+              else [])
+
+        def lit(l):
+            if not wb:
+                return []
+            return [b[0].animate.set_stroke(COLOR[k] if j == l else T.TEXT,
+                                            width=4.5 if j == l else 2)
+                    for j, b in enumerate(wb)]
         for l in range(l0, l1 + 1):
             seg, d = self.segment(k, l), self.point(k, l)
             self.play(Create(seg), run_time=0.8 * t / n)
-            self.play(FadeInPlace(d), run_time=0.2 * t / n)
+            self.play(FadeInPlace(d), *lit(l), run_time=0.2 * t / n)
             st.dots.setdefault(k, {})[l] = d
             st.lines.add(seg)
             if k != "x":
@@ -2400,10 +2623,31 @@ class ContextQKVScene(StoryboardScene):
         x0 = start
         if hand is not None and start == 1 and len(self.v.layers) > 2:
             x0 = 2                          # X's layer 1 drawn with the carried cosine
+        end_names = []
+
         def end_value(k, t):
             # the curve's last value, ringed as it lands and said (review 26: four curves
             # drawn with no value spoken); it leaves when the next curve starts
+            # its name at the line's end, stacked clear of the names before it (review 33x:
+            # X, Q and V ended on one another at the last layer)
+            d = self.st.dots.get(k, {}).get(L_)
+            nm = None
+            if d is not None:
+                nm = txt(NAME[k], T.TYPE.label, COLOR[k], weight="BOLD")
+                nm.next_to(d, RIGHT, buff=0.55)     # clear of the ring's value over the point
+                self.keep_inside(nm, margin=T.EDGE + 0.1)
+                y0 = nm.get_y()
+                # the nearest height clear of the names before it: 0, +-0.06, +-0.12, ...
+                for n_ in range(80):
+                    dy_ = 0.06 * ((n_ + 1) // 2) * (1 if n_ % 2 else -1)
+                    nm.set_y(y0 + dy_)
+                    if not any(abs(m.get_y() - nm.get_y()) < 0.34 for m in end_names):
+                        break
+                end_names.append(nm)
             self.box(t=t, slot="end_value", rings=self.rings_for([(k, L_, UP)]))
+            if nm is not None:
+                self.add(nm)
+                self.set_slot("end_names", VGroup(*end_names))
 
         def carried_out(t):
             # X's carried layer-1 cosine leaves once the voice moves on from X (review 31b:
@@ -2422,7 +2666,12 @@ class ContextQKVScene(StoryboardScene):
         def values(t):
             # the values dip below X and come back up: their lowest and their last
             st = self.st
-            self.drop("boxes", run_time=0.15 * t)
+            wl = self.shown.get("w_label")
+            calm = ([b[0].animate.set_stroke(T.TEXT, width=2) for b in wl]
+                    if wl is not None and len(wl) == len(self.v.layers) else [])
+            if calm:                        # the last layer's W, lit for the values, unlit
+                self.play(*calm, run_time=0.15 * t)
+            self.drop("boxes", run_time=0.15 * t if not calm else 0.01)
             self.spotlight([sm.lowest.key.value], 0.15 * t)
             # and X's last beside the values' last: "then end just above it"
             # (round 32: only the lowest, as said; X's range and the values' end were cut)
@@ -2437,7 +2686,9 @@ class ContextQKVScene(StoryboardScene):
             self.spotlight(None, 0.1 * t)
             one = self.st.ax.y_labels[-1]
             # the last layer's points in one box (a dot's own box is too small to see)
-            self.emphasize(VGroup(*[self.st.dots[k][L] for k in self.keys]), one,
+            # layers 1 to the last outlined (review 33, 2:36: only the last column was)
+            self.emphasize(VGroup(*[d for k in self.keys
+                                    for l_, d in self.st.dots[k].items() if l_ >= 1]), one,
                            run_time=0.8 * t)
 
         # with an extra "in" curve (a model whose W reads LN of X) it shares X's sentence
@@ -2542,11 +2793,10 @@ class ContextQKVScene(StoryboardScene):
         # 0.855, and X at 0.840": the three at that layer, with the three decimals said (at
         # two, keys and queries would read as equal)
         # the conclusion, centred and large, over the chart and table (dimmed behind it)
-        thesis = VGroup(txt("The same W for both: equal X give equal Q, K, V.", T.TYPE.body,
-                            T.TEXT),
-                        txt("Every difference in Q, K, V came in through X.", T.TYPE.body,
-                            T.TEXT))
-        thesis.arrange(DOWN, buff=0.2)
+        # one line, under the illustration (review 33x: 14 s of text boxes)
+        thesis = VGroup(txt("Equal X give equal Q, K, V:", T.TYPE.body, T.TEXT),
+                        txt("every difference came in through X.", T.TYPE.body, T.TEXT))
+        thesis.arrange(RIGHT, buff=0.2)
         if thesis.width > 12.6:
             thesis.scale_to_fit_width(12.6)
         back = SurroundingRectangle(thesis, buff=0.35, color=HL, stroke_width=2.5,
@@ -2564,12 +2814,12 @@ class ContextQKVScene(StoryboardScene):
             self._dimmed = True
             self.drop("rings", run_time=0.1 * t)
             # (no spotlight(None) first: the lines flashed back to full for 0.2 s)
-            back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),)
+            back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),
+                                                    self.shown.get("end_names"))
                                         if m is not None])
             return [back_now.animate.set_opacity(0.1)]
 
         def conclude(t):
-            self.drop("why", run_time=0.1 * t)
             # the caption goes: the card says what is said now
             cap = [self.caption] if self.caption is not None else []
             self.play(*dim(t), FadeInPlace(back),
@@ -2577,6 +2827,7 @@ class ContextQKVScene(StoryboardScene):
             self.play(Write(thesis[0]), run_time=0.3 * t)
             self.play(Write(thesis[1]), run_time=0.3 * t)
             self.set_slot("thesis", VGroup(back, thesis))
+            self.wait(0.1 * t)
 
         # "at the last layer the keys are lowest of the four": its point ringed
         last = sm.last_lowest
@@ -2586,21 +2837,70 @@ class ContextQKVScene(StoryboardScene):
         # only what the voice does)
         # (review 32b, 2:40: "why is not measured" read as a dodge: the general reason, in
         # the voice's words, then what is not measured)
-        why = VGroup(txt("A matrix can widen or narrow a difference.", T.TYPE.body, T.TEXT),
-                     txt("How each W does so: not measured here.", T.TYPE.body, T.TEXT))
-        why.arrange(DOWN, buff=0.18)
-        if why.width > 12.0:
-            why.scale_to_fit_width(12.0)
-        why_back = SurroundingRectangle(why, buff=0.3, color=T.MUTED, stroke_width=2,
+        # (review 33/33x, 2:47: told, not shown) a small 2-D illustration, labelled as one: one
+        # matrix (stretch across, squeeze up) maps two pairs of arrows; one pair's angle
+        # narrows, the other's widens. Its own geometry: no plan number, none written
+        M = np.array([[1.8, 0.0], [0.0, 0.6]])
+        pairs_in = [(30.0, 60.0), (80.0, 100.0)]
+
+        def fan(vs, at, ln):
+            g_ = VGroup()
+            for i, v_ in enumerate(vs):
+                v_ = np.asarray(v_, dtype=float)
+                g_.add(Arrow(at, at + ln * np.array([v_[0], v_[1], 0.0]), buff=0,
+                             color=SENT[i], stroke_width=5,
+                             max_tip_length_to_length_ratio=0.2))
+            return g_
+
+        def unit_(d):
+            return np.array([pymath.cos(d * DEGREES), pymath.sin(d * DEGREES)])
+
+        ins, outs = VGroup(), VGroup()
+        for n_, (d1, d2) in enumerate(pairs_in):
+            ins.add(fan([unit_(d1), unit_(d2)], np.array([-5.6 + 1.7 * n_, -0.6, 0.0]), 1.3))
+            outs.add(fan([M @ unit_(d1), M @ unit_(d2)],
+                         np.array([0.8 + 2.8 * n_, -0.6, 0.0]), 1.3))
+        mat = VGroup(Rectangle(width=2.1, height=1.0, color=T.TEXT, stroke_width=2.5),
+                     txt("one matrix", T.TYPE.label, T.TEXT))
+        mat[1].move_to(mat[0])
+        mat.move_to([-1.4, -0.1, 0])
+        feed = Arrow([-3.3, -0.1, 0], mat[0].get_left(), buff=0.08, color=T.MUTED,
+                     stroke_width=3, max_tip_length_to_length_ratio=0.25)
+        out_ar = Arrow(mat[0].get_right(), [0.6, -0.1, 0], buff=0.08, color=T.MUTED,
+                       stroke_width=3, max_tip_length_to_length_ratio=0.25)
+        tags_ = VGroup(txt("narrower", T.TYPE.label, T.TEXT).next_to(outs[0], DOWN, buff=0.15),
+                       txt("wider", T.TYPE.label, T.TEXT).next_to(outs[1], DOWN, buff=0.15))
+        tags_[1].align_to(tags_[0], UP)
+        title_ = txt("illustration (not model numbers): two pairs of arrows through one matrix",
+                     T.TYPE.label, T.TEXT)
+        title_.next_to(VGroup(ins, outs, mat), UP, buff=0.35).set_x(0)
+        unmeasured = txt("How each W does so: not measured here.", T.TYPE.label, T.TEXT)
+        unmeasured.next_to(VGroup(ins, outs, tags_), DOWN, buff=0.3).set_x(0)
+        why = VGroup(title_, ins, mat, feed, out_ar, outs, tags_, unmeasured)
+        if why.width > 12.6:
+            why.scale_to_fit_width(12.6)
+        why_back = SurroundingRectangle(why, buff=0.25, color=T.MUTED, stroke_width=2,
                                         fill_color=T.BACKGROUND, fill_opacity=0.94)
         why_card = VGroup(why_back, why).move_to(card)
-        why_card.shift(UP * 0.35)            # clear of the legend at the plot's lower left
+        # the conclusion's card under the illustration, which stays (equal in, equal out)
+        both_h = why_card.height + 0.2 + card.height
+        mid_y = (self.content_top() + self.caption_top()) / 2
+        why_card.move_to([0, mid_y + (both_h - why_card.height) / 2, 0])
+        card.next_to(why_card, DOWN, buff=0.2).set_x(0)
 
         def ask(t):
-            self.play(*dim(t), run_time=0.2 * t)
-            self.play(FadeInPlace(why_back), FadeInPlace(why[0]), run_time=0.3 * t)
-            self.wait(0.25 * t)
-            self.play(FadeInPlace(why[1]), run_time=0.15 * t)
+            # the pairs go into the matrix and come out turned: each pair itself moves
+            self.play(*dim(t), FadeInPlace(why_back), FadeInPlace(title_), FadeInPlace(ins),
+                      run_time=0.15 * t)
+            self.play(Create(mat[0]), FadeInPlace(mat[1]), GrowArrow(feed), run_time=0.1 * t)
+            moving = ins.copy()
+            self.play(moving.animate.scale(0.3).move_to(mat[0]), run_time=0.15 * t)
+            self.remove(moving)
+            self.play(GrowArrow(out_ar), *[ReplacementTransform(
+                o_.copy().scale(0.3).move_to(mat[0]), o_) for o_ in outs], run_time=0.2 * t)
+            self.play(FadeInPlace(tags_), run_time=0.1 * t)
+            self.wait(0.1 * t)
+            self.play(FadeInPlace(unmeasured), run_time=0.1 * t)
             # the slot set once both lines are in (set before, it added the second line
             # at once and its fade-in then flickered)
             self.set_slot("why", why_card)
