@@ -72,7 +72,7 @@ class LensRace(LayerRace):
         tokens' rows plain (`plain`)."""
         self.shown = [l]
         anims = super().enter(l)
-        plain(self.rows, self.entries(l), self.chart.size)
+        plain(self.rows, self.entries(l))
         self.extra[2].set_color(T.TEXT)
         return anims + [FadeIn(self.spark_open(l))]
 
@@ -275,7 +275,7 @@ class LensRace(LayerRace):
            another; a token that enters fades in in its place as the others land, and the
            answer climbs from its own row into the chart the same way.
         """
-        new = plain(self.chart.rows(self.entries(l)), self.entries(l), self.chart.size)
+        new = plain(self.chart.rows(self.entries(l)), self.entries(l))
         answer, counter, dot = self.extra
         extra = VGroup(self.answer_row(l), self.counter(l), dot)
         was = {k: i for i, k in enumerate(self.rows)}
@@ -472,19 +472,6 @@ def prob_num(value, size: float, color) -> Num:
     return Num(value, decimals=T.DECIMALS, size=size, color=color, style="floor")
 
 
-def floor_num(n: Num, size: float) -> Num:
-    """`n` (a probability's Num, placed) redrawn in the "floor" style in place ("<0.01" where
-    it reads 0.00 for a value above 0); its value, path and left edge kept; still a Num."""
-    if getattr(n, "style", "") == "floor" or T.fmt(n.value, n.decimals, "floor") == n.shown:
-        return n
-    at = n.get_left()
-    styled = Num(n.value, n.source, decimals=n.decimals, size=size, color=n.get_color(),
-                 style="floor")
-    n.__dict__.update(styled.__dict__)
-    n.move_to(at, aligned_edge=LEFT)
-    return n
-
-
 def ride_dim(mob, dy: float, low: float = DIM):
     """A moving row's name: carried `dy` with its bar (the same easing), dimmed to `low` of
     its opacity at mid-move and back at full as it lands (never blanked)."""
@@ -588,7 +575,7 @@ def drop(scene, *mobs) -> None:
     scene.remove(*[m for mob in mobs for m in mob.get_family()])
 
 
-def plain(rows: dict, entries: list, size: float | None = None) -> dict:
+def plain(rows: dict, entries: list) -> dict:
     """The rows of tokens other than the answer in grey bars with white names and numbers:
     blue is the stream's colour, not a guess's (the answer keeps its yellow)."""
     named = set(SAME_LOOKING.values())
@@ -601,9 +588,6 @@ def plain(rows: dict, entries: list, size: float | None = None) -> dict:
             row.name = name
         if color != T.HIGHLIGHT:
             paint(row.name, row.bar, row.num)
-        # r33: a guess under 0.005 reads "<0.01", as Paris's row does (not "0.00")
-        if size is not None:
-            floor_num(row.num, size)
     return rows
 
 

@@ -25,7 +25,8 @@ Entry = tuple[Hashable, str, object, object]     # key, label, prob (a plan Valu
 
 class RaceRow(VGroup):
     """One entry on `track`: its label (mono, right-aligned against the bar's start), a bar of
-    length prob * `bar_width`, and the probability as a `Num` just past the bar's end.
+    length prob * `bar_width`, and the probability as a `Num` just past the bar's end, in the
+    "floor" style (a probability above 0 that would read 0.00 reads "<0.01").
     `self.key` names the entry across states (a token id)."""
 
     def __init__(self, entry: Entry, track: Rectangle, bar_width: float, label_width: float,
@@ -39,8 +40,8 @@ class RaceRow(VGroup):
         bar = Rectangle(width=max(1e-3, bar_width * max(0.0, min(1.0, prob))),
                         height=track.height, stroke_width=0, fill_color=color, fill_opacity=0.9)
         bar.align_to(track, LEFT).match_y(track)
-        num = Num(value, decimals=T.DECIMALS, size=size, color=color).next_to(bar, RIGHT,
-                                                                             buff=0.12)
+        num = Num(value, decimals=T.DECIMALS, size=size, color=color,
+                  style="floor").next_to(bar, RIGHT, buff=0.12)
         super().__init__(name, bar, num)
         self.key, self.name, self.bar, self.num = key, name, bar, num
 
