@@ -34,10 +34,11 @@ it lands, while "its length starts a row of bars" is said), at layer 2 the split
 change: Q's and K's rows and the code leave first; "the grey V" (X^(1) x W_V^(2)) is drawn
 dashed on its word (dashed is the video's one style for "would be"; faint solid is "an earlier
 layer"); "the matrix swap moves V 3.0" draws a solid white line from V^(1)'s tip to the grey
-tip, named "matrix swap 3.0"; "X's move adds 0.54, from the grey tip to V two's" is shown in
-a lens of its own (`split_lens`: the two tips, a few pixels apart on the plane, magnified,
-a solid white line (a part of V's change, like the swap's) from the grey tip to V^(2)'s,
-named "X's move 0.54", the names beyond the
+tip, named "matrix swap 3.0" (off the plane, a leader to its leg); "X's move shifts V 0.54, from
+the grey tip to V two's" is shown in a lens of its own (`split_lens`: the two tips, a few
+pixels apart on the plane, magnified, with the plan's scale bar; the swap's leader reaches into
+it; a solid white line (a part of V's change, like the swap's) from the grey tip to V^(2)'s,
+named "shift by X's move 0.54"; "Both changed V" outlines the two names), the names beyond the
 tips); after layer 0 the code panel is cut to the active line (the `for` line stays, dim,
 with "# layer l"); layer 1's "new matrices" shows the three W^(1) side by side; the lens's X
 arrows are the true arrows clipped at its edge (the same picture through a zoom about the
@@ -47,9 +48,10 @@ reused" case: the real values stay; under each row a grey sub-row, dimmer and sm
 tagged "if V reused" (only V moves X in the toy: the legend says so): layer 0's Q, K, V sliding down into it and along it into the later
 columns, the X^(l+1)'s reuse would give in that row's sub-row; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
-column's X^(l+1) into the next column's X^(l)), `note` (voiced: the table leaves; a real
-layer in the toy's code, large: `X = X + attention(Q, K, V)` (Q, K, V from norm(X)), then
-`X = X + feed_forward(norm(X))`, two adds in sequence, each part outlined as said; under
+column's X^(l+1) into the next column's X^(l)), `note` (voiced: the table leaves; a sketch of
+a real layer (most models): X^(l) → two "+" on a stream → X^(l+1); at each sublayer a copy of X
+branches up through a norm into attention, then the feed-forward, and its output comes down
+into the "+" where X, carried along the stream, meets it, as said; under
 it "The chapter's point (not measured in this toy)": a later X holds more context, so what
 the token asks for and offers changes). Layer 1's close-up opens at layer 0's magnification and
 zooms out as "zoomed out" is said (layer 0's bar shrinking, then growing back, relabelled
