@@ -89,7 +89,7 @@ RULE_SIZE = 44          # the layer convention, when it is spoken
 CURSOR = T.MUTED        # the code cursor and the layer tag: neutral (gold is Q)
 NAMES = {"q": "Q", "k": "K", "v": "V"}
 W_TOP = 1.12            # the × W block's top under the panel's top: clear of the caption
-CODE_DIM = 0.35        # code lines not boxed, once the code has been read
+CODE_DIM = 0.5         # code lines not boxed, once the code has been read
 HYPO = ManimColor("#B9BEC7")   # the table's hypothetical: grey, at HYPO_OPACITY (dimmer than
 HYPO_OPACITY = 0.6              # the real values it sits under, still readable), HYPO_SIZE of
 HYPO_SIZE = 0.9                 # their size
@@ -454,6 +454,10 @@ class ToyLoopScene(StoryboardScene):
     def beat_code(self, beat) -> None:
         # the code appears as the voice says "the whole toy, as code"; each line is boxed as it
         # is named (X zero by `x`, then the matrices, the seed, the loop: walk_code)
+        # (with `x` in the beat, the code comes with X zero's row and arrow, at once: the
+        # voice opens on "X zero"; reviews 34: an empty stage for 1.5 s)
+        if "x" in beat.get("show", []):
+            return
         self.play(FadeInPlace(self.code), run_time=self.quick(0.2, 0.8))
 
     def walk_code(self) -> None:
@@ -559,6 +563,7 @@ class ToyLoopScene(StoryboardScene):
             self.stage.x_arrow = VGroup(arrow, label)
             self.shown["x"] = row
             self.play(FadeInPlace(row), GrowArrow(arrow), FollowIn(label, arrow),
+                      *([FadeInPlace(self.code)] if self.code not in self.mobjects else []),
                       run_time=self.quick(0.2, 0.7))
             self.set_slot("x_arrow", self.stage.x_arrow)
             self.cursor([self.data["lines"]["x0"]])
@@ -717,7 +722,14 @@ class ToyLoopScene(StoryboardScene):
         w_row.align_to(self.code, LEFT).shift(RIGHT * 0.3)
         # the last W goes before this one comes (two matrices: no cross-fade between them)
         had_w = "w" in self.shown
-        self.drop("w", "neww", run_time=0.25)
+        old_w = self.shown.pop("w", None)
+        if old_w is not None:
+            # (the used W shrinks away to its left edge before the next W comes: it
+            # dissolved into the next W in the same spot; reviews 34)
+            self.play(old_w.animate.scale(0.3, about_edge=LEFT).set_opacity(0),
+                      run_time=0.35)
+            self.remove(old_w)
+        self.drop("neww", run_time=0.25)
         if key == "v":
             # (one product at a time: Q and K, made, step back while V is made)
             done = [self.shown[k] for k in ("q", "k") if k in self.shown]
@@ -732,6 +744,7 @@ class ToyLoopScene(StoryboardScene):
         label.set_x(self.results_x, direction=LEFT)
         x_grid = self.shown["x"][1]
         first = l == 0 and key == "q" and W.as_numbers
+        wavy_now = False
         if first:
             # "X zero times layer zero's own W Q": the two, in turn. Then the product happens
             # as it is said: "1 times its top row" boxes X's 1 and W_Q's top row; "plus 0 times
@@ -783,8 +796,12 @@ class ToyLoopScene(StoryboardScene):
             result = self.walk_product(x_grid, W, src, key, color, label, w_row)
         else:
             # layer 0 walks each product slowly; later layers repeat the recipe faster
+            # ("its wavy equals sign": the "≈" outlined as it comes, with the product, on its
+            # word; after the product it came ~2 s late; reviews 34)
+            wavy_now = key == "v" and lay["prod_gap"][key] > 0.005 and \
+                self.cue_with("wavy", -1) >= 0
             result = self.product(x_grid, W, getattr(src, key).path, color, label,
-                                  1.7 if l == 0 else self.later_product())
+                                  1.7 if l == 0 else self.later_product(), mark=wavy_now)
         self.add(label)
         self.set_slot(key, VGroup(label, result))
         if key != "v":
@@ -794,7 +811,7 @@ class ToyLoopScene(StoryboardScene):
                 self.busy(result)
             return
         wavy = self.cue_with("wavy", -1) if lay["prod_gap"][key] > 0.005 else -1
-        if wavy >= 0:
+        if wavy >= 0 and not wavy_now:
             # "its wavy equals sign": V's "≈", outlined as it is said
             self.hold_until(self.phrase_time(wavy, "wavy") - 0.1)
             self.emphasize(label, run_time=0.8)
@@ -851,7 +868,19 @@ class ToyLoopScene(StoryboardScene):
                 self.play(vl.animate.move_to(moved), run_time=self.quick(0.05, 0.4))
             self.hold_until(self.phrase_time(counts, "the grey V") - 0.9)
             # (over V^(l)'s arrow, which runs the same way: V shows between its dashes)
-            self.play(Create(ghost), run_time=0.7)
+            # (named on the plane too, as its row is: which arrow is which was unclear until
+            # the close-up; reviews 34)
+            gl = math(f"{T.X_l(l - 1)} {T.X_l(l, 'W_' + name)}", MATH_LABEL, HYPO)
+            # (clear of the two legs drawn next, too)
+            legs_at = [Line(self.plane.p(self.data["layers"][l - 1][key]),
+                            self.plane.p(via.values)),
+                       Line(self.plane.p(via.values), self.plane.p(lay[key]))]
+            place_label(gl, self.plane.p(via.values), self.plane,
+                        self.plane_arrows() + [ghost[0]] + legs_at + self.axes(),
+                        self.plane_labels(), reach=0.12)
+            self.keep_inside(gl)
+            ghost.add(gl)
+            self.play(Create(VGroup(*ghost[:2])), FadeInPlace(gl), run_time=0.7)
             self.bring_to_front(ghost)
             self.shown["alt"] = VGroup(alt, ghost)
             self.emphasize(alt[1], ghost, run_time=1.0)
@@ -860,9 +889,9 @@ class ToyLoopScene(StoryboardScene):
             # a solid line named in words with its length, at its own sentence
             sp = self.v.fresh.split[l - 1]
             legs = [("the matrix swap", self.data["layers"][l - 1][key], via.values,
-                     sp.w_parts[name], 1, T.TEXT, "matrix swap"),
+                     sp.w_parts[name], 1, T.TEXT, "matrix swap,\nlength"),
                     ("X's move shifts", via.values, lay[key], sp.x_parts[name], 2, T.TEXT,
-                     "shift by\nX's move")]
+                     "X's move,\nlength")]
             drawn = []
             lines = [Line(self.plane.p(a_xy), self.plane.p(b_xy), color=c, stroke_width=4)
                      for _, a_xy, b_xy, _, _, c, _ in legs]
@@ -872,7 +901,7 @@ class ToyLoopScene(StoryboardScene):
                 moved = vl.copy()
                 place_label(moved, self.plane.p(lay[key]), self.plane,
                             self.plane_arrows() + [ghost[0]] + lines + self.axes(),
-                            self.plane_labels(own=vl), reach=0.12)
+                            self.plane_labels(own=vl) + [ghost[2]], reach=0.12)
                 self.play(vl.animate.move_to(moved), run_time=0.4)
             for (phrase, a_xy, b_xy, size, digits, c, words), leg in zip(legs, lines):
                 k = self.cue_with(phrase, -1)
@@ -895,11 +924,14 @@ class ToyLoopScene(StoryboardScene):
                 busy = [arrow[0].get_center(), vl.get_center()]
                 side = max((side, -side), key=lambda s_: min(float(np.linalg.norm(
                     (a + b) / 2 + s_ * 0.4 - p_)) for p_ in busy))
+                if side[0] > 0:     # (the name goes off the plane's left: its left side)
+                    side = -side
                 num.move_to((a + b) / 2 + side * (0.15 + reach_of(num, side)))
                 # (wholly on or off the plane: the lens, next, covers the plane exactly, and
                 # cut a name that straddled its edge; reviews 33)
                 pl, pr = self.plane.get_left()[0], self.plane.get_right()[0]
-                if num.get_left()[0] < pl < num.get_right()[0]:
+                # (always off the plane, left of it: on it, the name met X's; reviews 34)
+                if num.get_right()[0] > pl - 0.25 and num.get_left()[0] < pr:
                     num.shift(LEFT * (num.get_right()[0] - pl + 0.25))
                 self.keep_inside(num)
                 # (off the plane, a thin leader ties the name to its leg's middle: it floated
@@ -916,6 +948,10 @@ class ToyLoopScene(StoryboardScene):
                 drawn += [leg, num, *tie]
             if drawn:
                 self.shown["alt"] = VGroup(alt, ghost, *drawn)
+            if self.cue_with("Both changed", -1) >= 0:
+                # the split leaves as its sentence ends, before the step is said: the stage
+                # is clear for it (reviews 34: it ghosted out under the next picture)
+                self.drop("alt", "w", run_time=0.35)
 
     def dashed_arrow(self, xy, width: float = 4.0, start=None, end=None,
                      tip_len: float = 0.18) -> VGroup:
@@ -1046,7 +1082,11 @@ class ToyLoopScene(StoryboardScene):
                 gname.get_right()[0] > scale.get_left()[0] - 0.6:
             gname.shift(LEFT * min(gname.get_right()[0] - scale.get_left()[0] + 0.6,
                                    gname.get_left()[0] - lo[0]))
-        self.play(FadeInPlace(spot), run_time=0.3)
+        # (V^(l)'s name, under the square that marks the tips, steps out until the square
+        # has gone: the square covered it; reviews 34)
+        vl_hide = [arrow[1]] if len(arrow) > 1 and overlaps(arrow[1], spot, pad=0.02) else []
+        self.play(FadeInPlace(spot), *[m_.animate.set_opacity(0) for m_ in vl_hide],
+                  run_time=0.3)
         full = VGroup(lens, first, red, grey)
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
@@ -1077,9 +1117,11 @@ class ToyLoopScene(StoryboardScene):
         self.play(inside.animate.scale(side / PLANE_SIZE, about_point=lens.get_center())
                   .shift(c - lens.get_center()), run_time=0.4)
         self.remove(inside)
-        self.play(FadeOutPlace(spot), run_time=0.2)
+        self.play(FadeOutPlace(spot), *[m_.animate.set_opacity(1.0) for m_ in vl_hide],
+                  run_time=0.2)
 
-    def product(self, x_grid, W, out_path: str, color, label, run_time: float):
+    def product(self, x_grid, W, out_path: str, color, label, run_time: float,
+                mark: bool = False):
         """X · W in the row view the video teaches (layer 0's Q, layer 1's Q): X's first
         number and W's top row boxed together, then the box moves to X's second number and
         the bottom row, then the result's entries are written after its `label` (the walk,
@@ -1095,12 +1137,17 @@ class ToyLoopScene(StoryboardScene):
                     SurroundingRectangle(x_grid.nums[i], color=T.POINTER, buff=0.06,
                                          stroke_width=3))
         box, xbox = boxes(0)
+        # (`mark`: the label ("≈") outlined while the product runs, as "wavy" is said)
+        lbox = VGroup(*([SurroundingRectangle(label, color=T.POINTER, buff=0.06,
+                                              stroke_width=3)] if mark else []))
         self.play(FadeInPlace(VGroup(label, result[0], result[2])), FadeInPlace(box),
-                  FadeInPlace(xbox), run_time=0.3 * run_time)
+                  FadeInPlace(xbox), *([FadeInPlace(lbox)] if mark else []),
+                  run_time=0.3 * run_time)
         for i in range(1, n):
             b, xb = boxes(i)
             self.play(box.animate.become(b), xbox.animate.become(xb), run_time=0.3 * run_time)
-        self.play(FadeOutPlace(VGroup(box, xbox)), FadeIn(VGroup(*result.nums), shift=0.15 * RIGHT),
+        self.play(FadeOutPlace(VGroup(box, xbox, *lbox)),
+                  FadeIn(VGroup(*result.nums), shift=0.15 * RIGHT),
                   run_time=0.4 * run_time)
         self.remove(result[0], result[2])
         self.add(result)
@@ -1144,8 +1191,23 @@ class ToyLoopScene(StoryboardScene):
             parts += [x_copies[i], op("×"), lb, w_copies[i], rb]
         lr, rr = bracket(r0)
         parts += [op("="), lr, r0, rr]
-        terms = VGroup(*parts).arrange(RIGHT, buff=0.12)
-        terms.next_to(w_row, DOWN, buff=0.45).align_to(w_row, LEFT)
+        terms = VGroup(*parts).arrange(RIGHT, buff=0.1)
+        terms.next_to(w_row, DOWN, buff=0.45).align_to(self.code, LEFT)
+        # (its result, at the line's end, stays left of the plane: it faded in across the
+        # plane's edge; reviews 34)
+        room = self.plane.get_left()[0] - 0.3 - terms.get_left()[0]
+        if terms.width > room:
+            terms.scale(max(0.85, room / terms.width), about_edge=LEFT)
+        # (the code line under it, the dim `for` line and its "# layer l", steps out while
+        # the sum is written: the sum nearly touched it; reviews 34)
+        loop_line = self.code_lines[self.data["lines"]["loop"] - 1]
+        live = [loop_line] if self.code in self.mobjects and any(
+            loop_line is ln for ln in self.code.submobjects) else []
+        if self.shown.get("pass") is not None and self.shown["pass"] in self.mobjects:
+            live.append(self.shown["pass"])
+        under = [m for m in live if m.get_top()[1] > terms.get_bottom()[1] - 0.7]
+        if under:
+            self.play(*[m.animate.set_opacity(0) for m in under], run_time=0.3)
         cues = self.beat.get("cues") or []
         # the lanes the numbers travel in, clear of every row: between X's row and W
         # (lane_top), between W and the written sum (lane_mid); X's number goes first, then
@@ -1207,7 +1269,9 @@ class ToyLoopScene(StoryboardScene):
         self.remove(r0)
         self.remove(result[0], result[2])
         self.add(result)
-        self.play(FadeOutPlace(VGroup(*parts[:-4])), FadeOutPlace(parts[-4]), run_time=0.3)
+        self.play(FadeOutPlace(VGroup(*parts[:-4])), FadeOutPlace(parts[-4]),
+                  *[m.animate.set_opacity(CODE_DIM if m is loop_line else 1.0)
+                    for m in under], run_time=0.3)
         return result
 
     def step_cue(self) -> int:
@@ -1407,10 +1471,13 @@ class ToyLoopScene(StoryboardScene):
             merged += [xc, dc]
         self.add(*merged)
         rest = VGroup(new_row[0], new_row[1][0], new_row[1][2])     # label and brackets
-        self.play(*flying, run_time=t)
+        # (Δ's own numbers dim while their copies drop out of them, so the one that moves
+        # is seen: two bright copies overlapped as they parted; reviews 34)
+        d_nums = VGroup(*step_row[1].nums)
+        self.play(*flying, DimPlace(d_nums, 0.35), run_time=t)
         self.remove(*merged)
         self.play(FadeInPlace(VGroup(*new_row[1].nums)), FadeInPlace(rest),
-                  run_time=self.quick(0.05, 0.4))
+                  DimPlace(d_nums, 1 / 0.35), run_time=self.quick(0.05, 0.4))
         self.remove(*rest, *new_row[1].nums, step_row)
         self.set_slot("upd", VGroup(step_row, new_row))
         # on the plane: Δ drawn tip to tail from X, and X moves along it. Every step is too
@@ -1557,9 +1624,24 @@ class ToyLoopScene(StoryboardScene):
         extra = right - plane.get_right()[0] + (0.06 if right > plane.get_right()[0] else 0.0)
         wide = (PLANE_SIZE + extra) / PLANE_SIZE
         spot = Rectangle(width=side * wide, height=side, color=T.TEXT, stroke_width=2).move_to(c)
-        self.play(FadeInPlace(spot), run_time=f * self.quick(0.05, 0.3))
         lens = Rectangle(width=PLANE_SIZE + extra, height=PLANE_SIZE, color=T.TEXT,
                          stroke_width=2).move_to(plane).shift(RIGHT * extra / 2)
+        # (a plane name half under the lens's edge would be cut by it: it steps out while the
+        # lens is open, back as it shuts; reviews 34: "V^(1" clipped at the lens's left)
+        lo_l, hi_l = lens.get_corner(DOWN + LEFT), lens.get_corner(UP + RIGHT)
+
+        def cut_by(mob):
+            a_, b_ = mob.get_corner(DOWN + LEFT), mob.get_corner(UP + RIGHT)
+            meets = all(a_[i] < hi_l[i] and b_[i] > lo_l[i] for i in range(2))
+            within = all(a_[i] >= lo_l[i] and b_[i] <= hi_l[i] for i in range(2))
+            return meets and not within
+        hidden = []
+        for mob in self.plane_labels(own=self.stage.x_arrow[1]):    # (X's: the lens renames it)
+            if cut_by(mob) or overlaps(mob, spot, pad=0.02):
+                pts = mob.family_members_with_points()
+                hidden.append((mob, pts[0].get_fill_opacity() if pts else 1.0))
+        self.play(FadeInPlace(spot), *[mob.animate.set_opacity(0) for mob, _ in hidden],
+                  run_time=f * self.quick(0.05, 0.3))
         lens.set_fill(T.BACKGROUND, opacity=1.0)     # nothing of the plane shows through
 
         # after layer 0 the scale's note fills the lens's lower part: the step is drawn in
@@ -1766,6 +1848,13 @@ class ToyLoopScene(StoryboardScene):
                       run_time=self.quick(0.05, 0.6))
         else:
             self.play(FadeInPlace(VGroup(*names)), run_time=f * self.quick(0.05, 0.3))
+        bar_said = self.cue_with("white bar", -1) if l == 0 else -1
+        if bar_said >= 0:
+            # "the white bar meaning 0.05": the scale bar, outlined as it is said, before Δ
+            # (reviews 34: its number went unexplained for a layer)
+            self.hold_until(self.phrase_time(bar_said, "white bar") - 0.1)
+            self.emphasize(shown_scale, run_time=1.0)
+            self.hold_until(self.phrase_time(bar_said, "delta") - 0.3)
         if zoom_in:
             pass
         else:
@@ -1837,6 +1926,7 @@ class ToyLoopScene(StoryboardScene):
                           run_time=1.6)
         ghost.add(trail)
         self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
+                          hidden=hidden,
                           name=name, scale=scale, ghost=ghost, c=c, side=side, length=length,
                           trail=trail, trail_names=trail_names, extra=[grid])
 
@@ -1942,10 +2032,11 @@ class ToyLoopScene(StoryboardScene):
         if self.layer == 0 and self.cue_with("row of bars", -1) >= 0:
             # ("its length starts a row of bars under the plane": the bar, as it lands)
             self.emphasize(entry, run_time=0.9)
+        back = [mob.animate.set_opacity(o) for mob, o in z.get("hidden", [])]
         if after is not None:
-            after(FadeOutPlace(spot))
+            after(FadeOutPlace(spot), *back)
         else:
-            self.play(FadeOutPlace(spot), run_time=self.quick(0.05, 0.3))
+            self.play(FadeOutPlace(spot), *back, run_time=self.quick(0.05, 0.3))
         self._lens = None
 
     def length_entry(self, src: Layer) -> VGroup:
@@ -2091,8 +2182,8 @@ class ToyLoopScene(StoryboardScene):
             return cells[r][j].get_center() + DOWN * (pitch + 0.1)
 
         def hypo_tag(r):
-            tag = VGroup(math(T.X_l("l+1"), MATH_LABEL, HYPO),
-                         txt("if V reused", T.TYPE.body, HYPO)).arrange(RIGHT, buff=0.12)
+            # (under X^(l+1)'s own name: "if reused" alone, clear of layer 0's "same")
+            tag = VGroup(txt("if reused", T.TYPE.body, HYPO))
             tag.scale(big).fade(1 - HYPO_OPACITY)
             tag.set_y(sub_at(r, 0)[1]).align_to(names[0], LEFT)
             return tag
@@ -2107,11 +2198,22 @@ class ToyLoopScene(StoryboardScene):
                     g.fade(1 - HYPO_OPACITY)
                     x_hyp.append((r, g))
         tags = {r: hypo_tag(r) for r, _ in x_hyp}
-        # (short and at 1.2 body size: at body size, two clauses long, it read ~11 px; reviews 33)
-        hypo = VGroup(wrapped("grey: X, had layer 0's V been reused", 60,
-                              T.TYPE.body * 1.2, HYPO, max_width=11.0))
-        hypo.next_to(VGroup(rows[4], *[g for _, g in x_hyp]), DOWN, buff=0.25)
-        hypo.align_to(names[0], LEFT)
+        # (one label for the grey row, its tag: a legend under it said the same again; where
+        # reuse changes nothing (layer 0 reads its own Q, K, V) the cell says "same", not
+        # blank; reviews 34)
+        hypo = VGroup()
+        if x_hyp:
+            r4 = x_hyp[0][0]
+            for j, f in enumerate(reuse.get("x_out_differs", [])):
+                if not f and j < n:
+                    same = txt("same", T.TYPE.body, HYPO).scale(big).move_to(sub_at(r4, j))
+                    same.fade(1 - HYPO_OPACITY)
+                    hypo.add(same)
+        zero = self.cue_with("layer zero's Q", -1)
+        if zero >= 0 and n:
+            # "had layer zero's Q, K and V been reused": those three, as it is said
+            self.hold_until(self.phrase_time(zero, "layer zero's Q") - 0.1)
+            self.emphasize(VGroup(*[cells[r][0] for r in (1, 2, 3)]), run_time=1.2)
         if x_hyp:
             said = self.cue_with("X would end up", -1)
             if said >= 0:
@@ -2241,6 +2343,8 @@ class ToyLoopScene(StoryboardScene):
         def box(word, color, small=None):
             t = txt(word, T.TYPE.body, color)
             r = Rectangle(width=t.width + 0.45, height=0.8, color=color, stroke_width=3)
+            # (filled: X's dot passes behind the box's word, in and out; it ran over it)
+            r.set_fill(T.BACKGROUND, opacity=1.0)
             g = VGroup(r, t.move_to(r))
             if small is not None:
                 g.add(txt(small, T.TYPE.body * 0.9, T.TEXT).next_to(r, UP, buff=0.12))
@@ -2297,8 +2401,11 @@ class ToyLoopScene(StoryboardScene):
         both = VGroup(block, why).arrange(DOWN, buff=0.7, aligned_edge=LEFT)
         low = -config.frame_height / 2 + 1.2    # (over the caption)
         both.move_to([0.0, (self.title.get_bottom()[1] - T.GAP + low) / 2, 0.0])
-        self.play(FadeOutPlace(self.table_rows_group()), FadeOutPlace(first),
-                  run_time=self.quick(0.05, 0.5))
+        # (the table slides down and away before the sketch comes: it dissolved into it;
+        # reviews 34)
+        gone_t = VGroup(self.table_rows_group(), first)
+        self.play(gone_t.animate.shift(DOWN * 0.5).set_opacity(0), run_time=self.quick(0.05, 0.5))
+        self.remove(gone_t)
         # "a real layer": the stream, X^(l) to X^(l+1), through two "+"s
         self.play(FadeInPlace(head), FadeInPlace(x_in), Create(stream), FadeInPlace(x_out),
                   *[FadeInPlace(a_) for a_ in adds], run_time=0.8)
@@ -2317,6 +2424,7 @@ class ToyLoopScene(StoryboardScene):
             copy = carried.copy()
             meet = plus + LEFT * 0.36
             self.add(carried, copy)
+            self.bring_to_front(nb, fb)
             self.play(glide(copy, [here, wire[0].get_start(), wire[0].get_end(),
                                    wire[3].get_end()], rate=linear, tint=(color, 1.0)),
                       glide(carried, [here, meet], t1=0.6), run_time=1.0)
