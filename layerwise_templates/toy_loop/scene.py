@@ -724,9 +724,9 @@ class ToyLoopScene(StoryboardScene):
         had_w = "w" in self.shown
         old_w = self.shown.pop("w", None)
         if old_w is not None:
-            # (the used W shrinks away to its left edge before the next W comes: it
+            # (the used W slides left and away before the next W comes: it
             # dissolved into the next W in the same spot; reviews 34)
-            self.play(old_w.animate.scale(0.3, about_edge=LEFT).set_opacity(0),
+            self.play(old_w.animate.shift(LEFT * 0.3).set_opacity(0),
                       run_time=0.35)
             self.remove(old_w)
         self.drop("neww", run_time=0.25)
@@ -2470,4 +2470,3 @@ class ToyLoopScene(StoryboardScene):
         sub = text.replace(" ", "")
         i = src.index(sub)
         return VGroup(*line[i:i + len(sub)])
-
