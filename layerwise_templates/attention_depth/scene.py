@@ -1234,10 +1234,12 @@ class AttentionDepthScene(StoryboardScene):
             if eg is not None:
                 anims.append(FadeOutPlace(eg))
                 eg = None
+            first_out = []
             if hnum is not None:
-                # r34 (both reviews: the last head's number lingered under the next head):
-                # it leaves first, with the old arcs
-                anims.append(FadeOutPlace(hnum, rate_func=squish_rate_func(smooth, 0, 0.3)))
+                # r34 (both reviews: the last head's number lingered under the next head,
+                # the label already on the next): it and the old ring leave first, then the
+                # label's number changes as the arcs reshape
+                first_out.append(FadeOutPlace(hnum))
                 hnum = None
             if j is None:
                 eg = txt("for example,", LAB, T.TEXT).next_to(nm, LEFT, buff=0.15)
@@ -1245,8 +1247,9 @@ class AttentionDepthScene(StoryboardScene):
             if lit is not None:
                 # round 31: the ring leaves one head and is drawn at the next (sliding
                 # across the heads between suggested it visited them)
-                anims += [chips[lit[0]].animate.set_color(T.TEXT),
-                          FadeOutPlace(lit[1]), Create(ring)]
+                # (r34: a ring being drawn read as a stray tick: it fades in whole)
+                first_out += [chips[lit[0]].animate.set_color(T.TEXT), FadeOutPlace(lit[1])]
+                anims += [FadeIn(ring)]
             else:
                 anims += [Create(ring)]
             # round 33 (r33x: the legend came 10 s after the first arc): what an arc's width
@@ -1267,16 +1270,17 @@ class AttentionDepthScene(StoryboardScene):
                 # (in place: rolling up, the old digit read as a superscript of "head")
                 # (not a Succession: a finished fade restores its opacity until the play
                 # ends, and the old arcs came back under the new)
-                anims += [cur.animate(rate_func=squish_rate_func(smooth, 0, 0.4))
-                          .set_stroke(opacity=0),
-                          LaggedStart(*[Create(a) for a in row], lag_ratio=0.05,
-                                      rate_func=squish_rate_func(smooth, 0.45, 1)),
-                          # r34 (both reviews: a bare "head" mid-swap): the number
-                          # changes at once, old out and new in within a quarter second
-                          name[1].animate(rate_func=squish_rate_func(smooth, 0, 0.15))
-                          .set_opacity(0),
-                          FadeIn(nm[1], rate_func=squish_rate_func(smooth, 0.15, 0.3))]
-            self.play(*anims, run_time=0.9)
+                # r34 (r33b: a frame with no arcs under "head 11"): each arc reshapes to
+                # the next head's width for the same token (kept, not redrawn)
+                anims += [ReplacementTransform(cur, row)]
+                # r34 (both reviews: a bare "head" mid-swap): the number changes at once,
+                # as the ring moves (never a "head" without its number)
+            if first_out:
+                self.play(*first_out, run_time=0.3)
+            if cur is not None:
+                self.remove(name[1])
+                self.add(nm[1])
+            self.play(*anims, run_time=0.6 if first_out else 0.9)
             if cur is not None and cur is not row:
                 self.remove(cur)
             if name is not None:
@@ -2108,7 +2112,7 @@ class AttentionDepthScene(StoryboardScene):
             st.extra = [reading]
             return
         # r34 (both reviews: "the sink is CLS; SEP gets little" over a still frame): at "sink
-        # is" [CLS] (token, legend) boxed and the [CLS] parts of the bars lit; at "gets
+        # is" [CLS] boxed and the [CLS] parts of the bars outlined; at "gets
         # little" [SEP] alike, its thin parts lit
         spec = [int(j) for j in v.special.values]
         for i_s, phrase in enumerate(("sink is", "gets little")):
@@ -2119,15 +2123,19 @@ class AttentionDepthScene(StoryboardScene):
                 continue
             self.hold_until(t_p - 0.3)
             boxed = [st.label[spec[i_s]]] if spec[i_s] in st.label else []
-            boxed.append(st.chart[0][1][i_s])
             parts = [st.bars[l].parts[i_s] for l in range(1, hi + 1)
                      if l in st.bars and i_s < len(st.bars[l].parts)]
-            self.emphasize(*boxed, buff=0.06,
-                           run_time=max(0.8, min(1.3, self.mark(2, 2) - 0.2 - self.time)),
-                           # outlined, not recoloured (a tint read as the other token's)
-                           extra=[p_.animate(rate_func=there_and_back)
-                                  .set_stroke(T.POINTER, width=3, opacity=1)
-                                  for p_ in parts])
+            rt_s = max(0.8, min(1.3, self.mark(2, 2) - 0.2 - self.time))
+            # outlined, not recoloured (a tint read as the other token's)
+            rings_s = [SurroundingRectangle(p_, buff=0.025, color=T.POINTER, stroke_width=3)
+                       .set_z_index(4) for p_ in parts]
+            rings_s += [SurroundingRectangle(m_, buff=0.06, color=T.POINTER, stroke_width=3)
+                        for m_ in boxed]
+            # the token boxed and its bar parts outlined together, held while said
+            self.play(*[Succession(FadeIn(r_, run_time=0.2 * rt_s), Wait(0.6 * rt_s),
+                                   r_.animate(run_time=0.2 * rt_s).set_stroke(opacity=0))
+                        for r_ in rings_s], run_time=rt_s)
+            self.remove(*rings_s)
         word = int(v.layers[L - 1].top_word.pos)
         chips = block_at is not None and block_at == hi
         t_num = self.when_said(f"{float(v.layers[L - 1].sink):.2f}", self.mark(1, 2) + 1.5)
@@ -2497,10 +2505,9 @@ class AttentionDepthScene(StoryboardScene):
         # one per layer, while "each layer's fresh queries and keys ..." is said
         self.play(FadeInPlace(scope), FadeInPlace(chart[0]), run_time=0.8)
         t_dep0 = self.when_said("with depth", self.time + 3.0)
-        self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(b.parts, DOWN), FadeInPlace(b.tick),
-                                               FadeIn(b.val, shift=UP * 0.1))
-                                for b in chart[1:]], lag_ratio=0.5),
-                  *self.approx_in(*[b.val for b in chart[1:]]),
+        # (each value riding on its bar's top as it grows)
+        self.play(LaggedStart(*[AnimationGroup(*self.grow_bar(b)) for b in chart[1:]],
+                              lag_ratio=0.5),
                   run_time=max(1.5, min(4.0, t_dep0 - 0.4 - self.time)))
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
         # tests' and heads' bars
