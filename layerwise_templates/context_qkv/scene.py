@@ -1335,6 +1335,7 @@ class ContextQKVScene(StoryboardScene):
                                 lead.sent = i
                                 names.add(lead)
                                 leads.append((q_ + 0.05 * u_, p_ - 0.04 * u_))
+            self.fan_names(i, chain, names, leads, avoid)
             for j in ():                        # no rings: the markers' pieces are in the rest
                 a, b = chain.span[int(j)]
                 c = (a + b) / 2
@@ -1378,6 +1379,61 @@ class ContextQKVScene(StoryboardScene):
                     tags.add(t_)
                     break
         return names, VGroup(rings, tags)
+
+    def fan_names(self, i: int, chain, names: VGroup, leads: list, avoid) -> None:
+        """Sentence i's piece names, when two or more sit close (a near-straight chain: the
+        money bank's three pieces), set again as a column beside the chain, spaced, each
+        with a line to its piece's middle (review 33b/y, 1:43: stacked names, their lines
+        crossing the short arrows). Left as they are when the column finds no clear place."""
+        labs = [m for m in names if getattr(m, "word", False) and getattr(m, "sent", None) == i]
+        if len(labs) < 2:
+            return
+        close = any(abs(a_.get_y() - b_.get_y()) < a_.height + 0.18
+                    and abs(a_.get_x() - b_.get_x()) < 0.5 * (a_.width + b_.width) + 0.2
+                    for n, a_ in enumerate(labs) for b_ in labs[n + 1:])
+        if not close:
+            return
+        mids = {}
+        for m in labs:
+            a_, b_ = chain.span[m.key]
+            mids[id(m)] = (np.array(a_, dtype=float) + np.array(b_, dtype=float)) / 2
+        pts = [np.array(q_, dtype=float) for ab in chain.span.values() for q_ in ab]
+        old = {id(m): m.get_center().copy() for m in labs}
+        old_leads = [m for m in names if not getattr(m, "word", False)
+                     and getattr(m, "sent", None) == i]
+        order = sorted(labs, key=lambda m: -mids[id(m)][1])      # top piece first
+        h = max(m.height for m in labs) + 0.22
+        ys = [mids[id(m)][1] for m in order]
+        for k in range(1, len(ys)):
+            ys[k] = min(ys[k], ys[k - 1] - h)
+        shift = (np.mean([mids[id(m)][1] for m in order]) - np.mean(ys))
+        for side in (-1, 1):                    # left of the chain, else right
+            edge = (min(q_[0] for q_ in pts) - 0.6 if side < 0
+                    else max(q_[0] for q_ in pts) + 0.6)
+            for m, y in zip(order, ys):
+                m.move_to([edge, y + shift, 0], aligned_edge=RIGHT if side < 0 else LEFT)
+            others = [m for m in names if m not in labs and m not in old_leads]
+            if all(self.in_band(m) for m in order) and not any(
+                    overlaps(m, o, 0.08) for m in order for o in (*avoid, *others)) and not any(
+                    overlaps(a_, b_, 0.1) for n, a_ in enumerate(order) for b_ in order[n + 1:]):
+                break
+        else:
+            for m in labs:
+                m.move_to(old[id(m)])
+            return
+        for m in old_leads:
+            names.remove(m)
+        for m in order:
+            p_ = mids[id(m)]
+            q_ = np.array([m.get_right()[0] + 0.06 if side < 0 else m.get_left()[0] - 0.06,
+                           m.get_y(), 0.0])
+            u_ = (p_ - q_) / max(np.linalg.norm(p_ - q_), 1e-6)
+            seg = (q_, p_ - 0.04 * u_)
+            lead = VGroup(Line(*seg, color=SENT[i], stroke_width=1.5),
+                          Dot(p_, radius=0.035, color=SENT[i]))
+            lead.sent = i
+            names.add(lead)
+            leads.append(seg)
 
     def sum_picture(self, x: float, y_top: float, scale: float | None = None) -> VGroup:
         """The addition drawn tip to tail, large, in the left half: X^(0) (the same in both)
@@ -1610,7 +1666,10 @@ class ContextQKVScene(StoryboardScene):
             old = legend[0]
             rest_to = legend[1].copy().next_to(new, RIGHT, buff=0.16)
             rest_to.align_to(legend[1], DOWN)
-            self.play(old.animate.set_opacity(0), FadeInPlace(new),
+            # the old words out, then the new in (round 34: at once, they printed over
+            # each other mid-change)
+            self.play(old.animate(rate_func=lambda a: min(1.0, a / 0.45)).set_opacity(0),
+                      FadeInPlace(new, rate_func=lambda a: max(0.0, (a - 0.55) / 0.45)),
                       legend[1].animate.move_to(rest_to.get_center()), *more, run_time=t)
             self.remove(new)
             legend.submobjects[0] = new
@@ -2039,8 +2098,12 @@ class ContextQKVScene(StoryboardScene):
             mark = Square(side_length=max(0.3, 2.2 * span), color=HL, stroke_width=2)
             mark.move_to(sum(pts) / len(pts))
             # under the rows, left of the chain; low enough for the marker's bars above it
-            frame = Rectangle(width=6.4, height=2.3, color=HL, stroke_width=2)
-            frame.move_to([-3.6, -1.5, 0])
+            # under the update's header (round 34: the rows moved down for their legend,
+            # and the header with them: the frame's top edge ran through it)
+            top_y = min(-0.35, upd.head[0].get_bottom()[1] - 0.2)
+            frame = Rectangle(width=6.4, height=max(1.6, min(2.3, top_y - ABOVE_CAPTION - 0.1)),
+                              color=HL, stroke_width=2)
+            frame.move_to([-3.6, 0, 0]).align_to([0, top_y, 0], UP)
             names_ = {"rest": f"{ch.n_rest} other pieces, summed", "bias": "bias"}
             labs0 = [txt(names_[k_], T.TYPE.label, SENT[i]) for k_, _ in ex]
             xs_ = [q_[0] for q_ in pts]
@@ -3014,11 +3077,15 @@ class ContextQKVScene(StoryboardScene):
             self.play(*dim(t), FadeInPlace(why_back), FadeInPlace(title_), FadeInPlace(ins),
                       run_time=0.15 * t)
             self.play(Create(mat[0]), FadeInPlace(mat[1]), GrowArrow(feed), run_time=0.1 * t)
+            # into the box's left edge and out of its right one (round 34: through its
+            # middle they printed over "one matrix")
             moving = ins.copy()
-            self.play(moving.animate.scale(0.3).move_to(mat[0]), run_time=0.15 * t)
+            self.play(moving.animate.scale(0.3).move_to(mat[0].get_left() + RIGHT * 0.05)
+                      .set_opacity(0), run_time=0.15 * t)
             self.remove(moving)
             self.play(GrowArrow(out_ar), *[ReplacementTransform(
-                o_.copy().scale(0.3).move_to(mat[0]), o_) for o_ in outs], run_time=0.2 * t)
+                o_.copy().scale(0.3).move_to(mat[0].get_right() + LEFT * 0.05).set_opacity(0),
+                o_) for o_ in outs], run_time=0.2 * t)
             self.play(FadeInPlace(tags_), run_time=0.1 * t)
             self.wait(0.1 * t)
             self.play(FadeInPlace(unmeasured), run_time=0.1 * t)
