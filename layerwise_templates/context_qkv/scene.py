@@ -1407,17 +1407,20 @@ class ContextQKVScene(StoryboardScene):
         for k in range(1, len(ys)):
             ys[k] = min(ys[k], ys[k - 1] - h)
         shift = (np.mean([mids[id(m)][1] for m in order]) - np.mean(ys))
-        for side in (-1, 1):                    # left of the chain, else right
+        ok = False
+        for side, lower in ((side, lower) for side in (-1, 1)      # left of the chain first
+                            for lower in (0.0, 0.15, 0.3, 0.45)):  # lower, clear of the header
             edge = (min(q_[0] for q_ in pts) - 0.6 if side < 0
                     else max(q_[0] for q_ in pts) + 0.6)
             for m, y in zip(order, ys):
-                m.move_to([edge, y + shift, 0], aligned_edge=RIGHT if side < 0 else LEFT)
+                m.move_to([edge, y + shift - lower, 0], aligned_edge=RIGHT if side < 0 else LEFT)
             others = [m for m in names if m not in labs and m not in old_leads]
             if all(self.in_band(m) for m in order) and not any(
                     overlaps(m, o, 0.08) for m in order for o in (*avoid, *others)) and not any(
                     overlaps(a_, b_, 0.1) for n, a_ in enumerate(order) for b_ in order[n + 1:]):
+                ok = True
                 break
-        else:
+        if not ok:
             for m in labs:
                 m.move_to(old[id(m)])
             return
