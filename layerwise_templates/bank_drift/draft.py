@@ -131,7 +131,11 @@ def build(c: Context) -> Draft:
         + (" The own arrows point different ways: two ends lie farther apart than any own "
            "arrow is long." if apart else " The own arrows are what tells the sentences apart.")
         + " Each own arrow's shadow on the plane is drawn beside it. In the full space, the "
-        "ends lie " + ends("full_end_distances") + " from the first sentence's.",
+        "ends lie " + ends("full_end_distances") + " from the first sentence's."
+        # (round 33: the closing line answers the title, as the shipped storyboard's does)
+        + (" So, for these sentences, what sets them apart is smaller than the move all share."
+           if shared_most else
+           " So, for these sentences, set the own arrows against the move all share."),
         expect=["data.projection.other_move_range[1] - data.projection.other_move_range[0] "
                 ">= 0"]
         + (["data.projection.other_move_range[0] / data.projection.full_depth_distance > 0.5"]
@@ -147,7 +151,8 @@ def build(c: Context) -> Draft:
                  M.SHARED_SUM: "the part they all share",
                  M.NOT_MEASURED: "why they share it",
                  M.WAYS: "Each own arrow", M.FULL_ENDS: "In the full space",
-                 M.END_OTHER: f"the {nth[2]} sentence's"})
+                 M.END_OTHER: f"the {nth[2]} sentence's",
+                 M.ANSWER: "So, for these sentences"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

@@ -23,6 +23,7 @@ MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together" 
 SHARED_SUM = "shared_sum"       # the answer: the shared arrow, lit as it is said
 FULL_ENDS = "full_ends"         # the ends' distances in the full space, 1 vs each other
 END_OTHER = "end_other"         # ... the second of them said (its row comes with it)
+ANSWER = "answer"               # the closing answer to the title: the shared move's bar too
 NOT_MEASURED = "not_measured"   # "why they share it is not measured here": said on screen too
 ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
 # gap
@@ -36,6 +37,6 @@ BY_SHOW = {
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
                    OFF_PLANE),
     "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, HALF,
-              SHARED_SUM, NOT_MEASURED, WAYS, FULL_ENDS, END_OTHER),
+              SHARED_SUM, NOT_MEASURED, WAYS, FULL_ENDS, END_OTHER, ANSWER),
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

@@ -723,18 +723,39 @@ class BankDriftScene(StoryboardScene):
         bfall = Line(np.array([xb + 0.22, chart.p(last, float(od.baseline_from))[1], 0]),
                      np.array([xb + 0.22, chart.p(last, float(od.baseline_to))[1], 0]),
                      color=T.MUTED, stroke_width=9, cap_style=CapStyleType.BUTT)
+        len_m, len_b = fall.get_length(), bfall.get_length()
         segs_m, dots_m = chart.curves[f"raw{drop}"]
         segs_b, dots_b = chart.curves["baseline"]
-        per = max(0.7, min(1.2, (self.said(M.SUBTRACT) - self.time - 1.2) / 3))
+        per = max(0.7, min(1.2, (self.said(M.SUBTRACT) - self.time - 1.7) / 3))
         self.play(*[Indicate_(m, 1.0) for m in (segs_m[-1], dots_m[-2], dots_m[-1])],
                   TransformFromCopy(segs_m[-1], fall), run_time=per)
         self.play(*[Indicate_(m, 1.0) for m in (segs_b[-1], dots_b[-2], dots_b[-1])],
                   TransformFromCopy(segs_b[-1], bfall), run_time=per)
-        self.play(bfall.animate.shift(UP * (fall.get_top()[1] - bfall.get_top()[1])),
-                  run_time=per)
-        falls = VGroup(fall, bfall)
+        # (round 33: the two falls, 20 px on the axis, move into the chart's empty middle and
+        # grow there, both by one factor, side by side, bottoms level, each labelled)
+        grow = 3.0
+        x_mid = chart.p(last - 0.9, 0.0)[0]
+        y_bot = chart.p(last, 0.36)[1]
+        big = VGroup(
+            Line([x_mid, y_bot, 0], [x_mid, y_bot + len_m * grow, 0],
+                 color=self.curve_color(drop), stroke_width=16, cap_style=CapStyleType.BUTT),
+            Line([x_mid + 0.4, y_bot, 0], [x_mid + 0.4, y_bot + len_b * grow, 0],
+                 color=T.MUTED, stroke_width=16, cap_style=CapStyleType.BUTT))
+        labs = VGroup(
+            inline(txt("money fall", SIZE, self.curve_color(drop)),
+                   Num(od.raw_fall, decimals=2, size=SIZE, color=self.curve_color(drop))),
+            inline(txt("baseline fall", SIZE, T.MUTED),
+                   Num(od.baseline_fall, decimals=2, size=SIZE, color=T.MUTED)))
+        labs[0].next_to(big[0], LEFT, buff=0.2).align_to(big[0], UP)
+        labs[1].next_to(labs[0], DOWN, buff=0.12).align_to(labs[0], RIGHT)
+        scale_note = txt(f"both drawn ×{grow:.0f}", SIZE, T.MUTED)
+        scale_note.next_to(labs, DOWN, buff=0.12).align_to(labs, RIGHT)
+        # (the labels come with the move: they are read as the voice says "most of")
+        self.play(Transform(fall, big[0]), Transform(bfall, big[1]), FadeInPlace(labs),
+                  FadeInPlace(scale_note), run_time=per + 0.3)
+        falls = VGroup(fall, bfall, labs, scale_note)
         self.hold_until_moment(M.SUBTRACT)
-        self.play(FadeOut(falls), run_time=0.3)
+        self.play(FadeOutPlace(falls), run_time=0.3)
         self.remove(*falls.get_family())
         # the rows of numbers have been read and leave (no number turns into another in
         # place); the adjusted curves' ends get their numbers once, beside them, at the end
@@ -891,19 +912,37 @@ class BankDriftScene(StoryboardScene):
                                stroke_width=0, fill_color=T.BACKGROUND,
                                fill_opacity=0.9).move_to(scale_bar)
         self._grid_scale = VGroup(scale_back, scale_bar)
+        end_label = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
+        ends = VGroup(*[Dot(plane.c2p(*xy[c][-1]), radius=0.09) for c in range(len(dots))])
+        out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
+        end_label.next_to(ends, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
+        if end_label.get_right()[0] > plane.get_right()[0] or \
+                end_label.get_left()[0] < plane.get_left()[0]:     # (kept inside the plot)
+            end_label.next_to(ends, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
+        if overlaps(end_label, scale_bar, pad=0.04):   # (clear of the grid's scale, there
+            for d in (UP, DOWN, LEFT, RIGHT):          # from the grid's first frame)
+                end_label.next_to(ends, d, buff=0.25)
+                if not overlaps(end_label, scale_bar, pad=0.04) and \
+                        plane.get_left()[0] <= end_label.get_left()[0] and \
+                        end_label.get_right()[0] <= plane.get_right()[0]:
+                    break
+        # (round 33: X^(0) and X^(L) are named as the dots land, not only when the paths come)
+        self._land_labels = VGroup(start, end_label)
         ghosts = self.pca_happening(plane, head, pc, xy)
         pc = self.pc_axes           # the PC1/PC2 axes stay: the plane's frame all beat
         # X^(0)'s label clear of the axes' names (PC1's sits at its axis's right end, where a
         # path may start): the first side of its dot that is
         at0 = plane.c2p(*xy[0][0])
         if any(overlaps(start, m, pad=0.04) for m in pc[2:]):
+            to = start.copy()
             for d in (DOWN, back, UP, LEFT, DL, UL, DR, UR, RIGHT):
-                start.next_to(at0, d, buff=0.2)
-                if not any(overlaps(start, m, pad=0.04) for m in pc[2:]) and \
-                        start.get_right()[0] < 7.11 - T.EDGE:
+                to.next_to(at0, d, buff=0.2)
+                if not any(overlaps(to, m, pad=0.04) for m in pc[2:]) and \
+                        to.get_right()[0] < 7.11 - T.EDGE:
                     break
+            self.play(start.animate.move_to(to), run_time=0.4)     # (on screen: it moves)
         # the paths start from X^(0): each sentence's first state, lit (the others stay faint)
-        self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.5)
+        self.play(FadeInPlace(dots), run_time=0.5)
         n = len(v.states)
         marks = VGroup()    # (round 32: only X^(0) and X^(L) are named: labels along the
         # paths crowded the plot's left edge and sat on the lines)
@@ -921,20 +960,6 @@ class BankDriftScene(StoryboardScene):
             for c, (tr, f) in enumerate(zip(trails, full)):
                 tr.pointwise_become_partial(f, 0, max(1e-4, alpha))
                 dots[c].move_to(tr.get_end())
-        end_label = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
-        ends = VGroup(*[Dot(plane.c2p(*xy[c][-1]), radius=0.09) for c in range(len(dots))])
-        out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
-        end_label.next_to(ends, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
-        if end_label.get_right()[0] > plane.get_right()[0] or \
-                end_label.get_left()[0] < plane.get_left()[0]:     # (kept inside the plot)
-            end_label.next_to(ends, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
-        if overlaps(end_label, scale_bar, pad=0.04):   # (clear of the grid's scale, there
-            for d in (UP, DOWN, LEFT, RIGHT):          # from the grid's first frame)
-                end_label.next_to(ends, d, buff=0.25)
-                if not overlaps(end_label, scale_bar, pad=0.04) and \
-                        plane.get_left()[0] <= end_label.get_left()[0] and \
-                        end_label.get_right()[0] <= plane.get_right()[0]:
-                    break
         self.hold_until_moment(M.SAME_PATH)
         run = max(2.0, min(4.5, 0.9 * (self.said(M.IN_PLANE) - self.time) - 0.8))
         self.play(UpdateFromAlphaFunc(VGroup(trails, dots), grow, rate_func=linear),
@@ -943,7 +968,6 @@ class BankDriftScene(StoryboardScene):
             trails[c].become(f.copy().set_stroke(self.colors[c], 2.5, 0.85))
             dots[c].move_to(plane.c2p(*xy[c][-1]))
         self.bring_to_front(dots)
-        self.play(FadeInPlace(end_label), run_time=0.3)
         # one pair's ends, in the plane and in the full space (round 32: one comparison, not
         # a table): sentence 1's end to sentence 2's, a segment on the plane, its two lengths
         # in the side column, one row as each is said
@@ -1016,7 +1040,9 @@ class BankDriftScene(StoryboardScene):
         # "what tells the banks apart lies mostly off this plane": said under the bars that
         # show it
         self.hold_until_moment(M.OFF_PLANE)
-        self.play(FadeInPlace(off), run_time=0.4)
+        # (round 33: the length, read, steps back: the answer is read against 1.2 vs 6.6)
+        self.play(FadeInPlace(off), DimPlace(rows[5], 0.4), DimPlace(rows[6], 0.4),
+                  run_time=0.4)
         self.emphasize(off, run_time=0.8)
         # the plane stays for the split (its own beat since round 32): what it reads
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
@@ -1033,28 +1059,32 @@ class BankDriftScene(StoryboardScene):
 
     def retitle(self, chart, text: str, run_time: float = 0.5) -> None:
         """The cosine chart's head becomes `text`, in place (left edge kept); the baseline's
-        note over the chart is shortened first when the two would meet."""
+        note over the chart is shortened when the two would meet. (Round 33: the old words
+        fade out first, then the new ones in: never two lines of glyphs on one spot.)"""
         head = getattr(chart, "head", None)
         if head is None:
             return
         new = txt(text, SIZE, T.TEXT).move_to(head).align_to(head, LEFT)
         note = getattr(chart, "note", None)
-        anims = [Transform(head, new)]
+        short = None
         if note is not None and any(x.get_fill_opacity() > 0.05
                                     for x in note.family_members_with_points()) and \
                 overlaps(new, note, pad=0.1):
             short = inline(txt("dashed:", SIZE, T.TEXT), txt("baseline", SIZE, T.MUTED))
             short.move_to(note).align_to(note, RIGHT)
-            # (the long line dims away inside the chart, the short one comes in and joins it:
-            # a removal would break the chart up into loose pieces)
-            anims += [DimPlace(note, 0.0), FadeInPlace(short)]
-            self.play(*anims, run_time=run_time)
+        half = max(0.2, run_time / 2)
+        # out: dimmed to nothing in place (a removal mid-chart would break the chart up)
+        self.play(DimPlace(head, 0.0), *([DimPlace(note, 0.0)] if short is not None else []),
+                  run_time=half)
+        head.become(new)            # (drawn only from the next frame on: at opacity 0 there)
+        if short is not None:
             chart.remove(note)
             self.remove(*note.get_family())
+        self.play(FadeInPlace(head), *([FadeInPlace(short)] if short is not None else []),
+                  run_time=half)
+        if short is not None:
             self.adopt(chart, short)
             chart.note = short
-            return
-        self.play(*anims, run_time=run_time)
 
     def pulse(self, *ms, run_time: float = 0.8) -> None:
         """What the voice names flashes in the highlight's colour, in place (no box)."""
@@ -1196,26 +1226,43 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeInPlace(unknown), run_time=0.5)
         # "each own arrow lies mostly off the plane: its shadow on the plane is short": beside
         # each own arrow, its shadow's length on the PCA plane (plan `own_shown`), pale
-        shadows = VGroup()
+        # (round 33: beside the arrow a 6 % shadow was 3 px: each own arrow lies down, under
+        # its column, as an outlined bar of its length, filled to its shadow's share, that
+        # share written beside it)
+        shadows, outlines, fills, pcts = VGroup(), VGroup(), VGroup(), VGroup()
+        y_row = low - 0.3
+        # (a share bar: its width the same for every column, wider than the arrows drawn to
+        # scale, so a 6 % shadow is seen; the legend says it is a share of the length)
+        pitch = (split.names[1].get_left()[0] - split.names[0].get_left()[0]
+                 if len(split.names) > 1 else 1.4)
+        pw = max(Num(x, decimals=0, size=SIZE, suffix="%").width for x in pr.own_shown_percent)
+        ln = max(0.3, min(0.8, pitch - pw - 0.25))
         for c, own in enumerate(split.own):
-            s0, s1 = own.get_start(), own.get_end()
-            u = (s1 - s0) / max(1e-9, float(np.linalg.norm(s1 - s0)))
-            nrm = np.array([u[1], -u[0], 0.0])          # to the own arrow's lower side
-            if nrm[1] > 0:
-                nrm = -nrm
-            f = float(pr.own_shown[c])
-            shadows.add(Line(s0 + nrm * 0.24, s0 + nrm * 0.24 + (s1 - s0) * f,
-                             color=self.colors[c], stroke_width=9, stroke_opacity=0.8,
-                             cap_style=CapStyleType.BUTT))
-        legend_sh = under(inline(Line(ORIGIN, RIGHT * 0.3, color=T.TEXT, stroke_width=9,
-                                      stroke_opacity=0.8),
-                                 txt("under each: its shadow on the PCA plane", SIZE,
+            x0 = split.names[c].get_left()[0]
+            box = Rectangle(width=ln, height=0.2, stroke_color=self.colors[c], stroke_width=2,
+                            fill_opacity=0).move_to([x0 + ln / 2, y_row, 0])
+            f = max(0.02, float(pr.own_shown[c]))
+            fill = Rectangle(width=ln * f, height=0.2, stroke_width=0,
+                             fill_color=self.colors[c], fill_opacity=0.9)
+            fill.move_to(box.get_left() + RIGHT * ln * f / 2)
+            pct = Num(pr.own_shown_percent[c], decimals=0, size=SIZE, color=self.colors[c],
+                      suffix="%").next_to(box, RIGHT, buff=0.1)
+            outlines.add(box)
+            fills.add(fill)
+            pcts.add(pct)
+        shadows = VGroup(outlines, fills, pcts)
+        legend_sh = under(inline(Rectangle(width=0.3, height=0.16, stroke_width=0,
+                                           fill_color=T.TEXT, fill_opacity=0.9),
+                                 txt("own arrow's shadow on the plane, % of it", SIZE,
                                      T.TEXT)))
+        legend_sh.set_y(y_row - 0.42)
         self.hold_until_moment(M.WAYS)
         self.play(FadeOutPlace(unknown), run_time=0.3)
         self.remove(*unknown.get_family())
-        self.play(*[TransformFromCopy(own, sh) for own, sh in zip(split.own, shadows)],
-                  FadeInPlace(legend_sh), run_time=1.0)
+        self.play(*[TransformFromCopy(own, bx) for own, bx in zip(split.own, outlines)],
+                  run_time=0.8)
+        self.play(*[GrowFromEdge(fl, LEFT) for fl in fills], FadeInPlace(pcts),
+                  FadeInPlace(legend_sh), run_time=0.8)
         self.wait(max(0.1, min(1.5, 0.85 * (self.said(M.FULL_ENDS) - self.time) - 0.9)))
         # "in the full space, sentence two's bank ends 6.6 from sentence one's, sentence
         # three's 4.3": the split has been read and leaves; the plane comes back, and beside it
@@ -1229,7 +1276,7 @@ class BankDriftScene(StoryboardScene):
         bars_x = pca.left + max(kk.width for kk in keys) + 0.2
         right_room = 7.11 - T.EDGE - bars_x - 0.2 - max(
             Num(d, decimals=1, size=SIZE).width for d in pr.full_end_distances)
-        ku = min(ku, right_room / max(1e-9, max(dists)))
+        ku = min(ku, right_room / max(1e-9, max(dists + [float(pr.shared_move)])))
         head_r = txt("ends apart, in the full space", SIZE, T.TEXT)
         head_r.move_to([pca.left + head_r.width / 2, pca.top - head_r.height / 2, 0])
         rows = VGroup(head_r)
@@ -1263,9 +1310,33 @@ class BankDriftScene(StoryboardScene):
             self.play(FadeInPlace(kk), run_time=0.3)
             self.play(GrowFromEdge(bar, LEFT), run_time=t - 0.3)
             self.play(FadeInPlace(num), run_time=0.3)
+        # (round 33) "so, for this one pair, bank does drift apart by sense: a little, mostly
+        # at the output, and less than all three move together": the nearer end lit, then the
+        # move all three share, a white bar to the same scale under the two distances
+        k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
+        moments = self.beat.get("moments") or {}
         end = self.beat_start + self.beat_end(beat)
-        if end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
-            k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
+        if M.ANSWER in moments:
+            self.hold_until_moment(M.ANSWER)
+            word = str(v.contexts[0].focus.value).partition("#")[0]
+            self.sub_caption(f"This pair: the {word}s drift apart a little, less than their shared move")
+            if k < len(rows):
+                self.pulse(rows[k], run_time=1.0)
+            y = rows[-1].get_center()[1] - 0.6
+            together = inline(txt("the move all", SIZE, T.TEXT),
+                              Num(pr.answer.n, decimals=0, size=SIZE),
+                              txt("share:", SIZE, T.TEXT))
+            together.move_to([pca.left + together.width / 2, y, 0])
+            sbar = Line([bars_x, y - 0.42, 0], [bars_x + float(pr.shared_move) * ku, y - 0.42, 0],
+                        color=T.TEXT, stroke_width=9, cap_style=CapStyleType.BUTT)
+            snum = Num(pr.shared_move, decimals=1, size=SIZE).next_to(sbar, RIGHT, buff=0.12)
+            self.play(FadeInPlace(together), run_time=0.3)
+            self.play(GrowFromEdge(sbar, LEFT), run_time=0.9)
+            self.play(FadeInPlace(snum), run_time=0.3)
+            rows.add(VGroup(together, sbar, snum))
+            if end - self.time > 0.8:
+                self.wait(end - self.time - 0.3)
+        elif end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
             if k < len(rows):
                 self.pulse(rows[k], run_time=min(1.5, 0.8 * (end - self.time)))
         self.stage.other = [back, rows]
@@ -1297,7 +1368,7 @@ class BankDriftScene(StoryboardScene):
         label = inline(txt("all", SIZE, T.TEXT), Num(pr.answer.n, decimals=0, size=SIZE),
                        txt(f"{word}s share:", SIZE, T.TEXT),
                        Num(pr.shared_move, decimals=1, size=SIZE))
-        note = txt("full space, lengths to scale", SIZE, T.TEXT)
+        note = txt("to scale; own arrows: % of it", SIZE, T.TEXT)
         equation.move_to([left + equation.width / 2, top - equation.height / 2, 0])
         label.next_to(equation, DOWN, buff=0.14).align_to(equation, LEFT)
         note.next_to(label, DOWN, buff=0.14).align_to(equation, LEFT)
@@ -1310,11 +1381,12 @@ class BankDriftScene(StoryboardScene):
         below = max([0.0] + [-ln * d[1] for ln, d in zip(lens, dirs)])
         above = max([0.0] + [ln * d[1] for ln, d in zip(lens, dirs)])
         wide = max([0.3] + [ln * d[0] for ln, d in zip(lens, dirs)])
-        k = min(0.42, (y0 - bottom - 0.75) / max(1e-9, L + below))
+        k = min(0.42, (y0 - bottom - 1.2) / max(1e-9, L + below))   # (room: the shadows row)
         pitch = (right - left - 0.2) / C
         # (room in each column for the own arrow's length at its end, and the next column's
         # angle under its tip)
-        lw = max(Num(x, decimals=1, size=SIZE).width for x in pr.own_parts)
+        lw = max(Num(x, decimals=0, size=SIZE, suffix="%").width
+                 for x in pr.own_share_percent)
         k = min(k, (pitch - 0.45 - max(0.0, lw - 0.25)) / max(1e-9, wide))
         del above
         start, shared, copies = None, None, VGroup()
@@ -1334,7 +1406,10 @@ class BankDriftScene(StoryboardScene):
             own.add(Arrow(tip, end, buff=0, color=self.colors[c], stroke_width=5,
                           max_tip_length_to_length_ratio=0.25))
             # the own arrow's length at its end; the column's sentence left of its start dot
-            lab = Num(pr.own_parts[c], decimals=1, size=SIZE, color=self.colors[c])
+            # (round 33: as a percentage of the shared arrow: "under half" is read off it,
+            # and no own length reads like a later distance)
+            lab = Num(pr.own_share_percent[c], decimals=0, size=SIZE, color=self.colors[c],
+                      suffix="%")
             beside(lab, Dot(end, radius=0.05), d, buff=0.08)
             labels.add(lab)
             names.add(txt(f"{c + 1}", SIZE, self.colors[c]).next_to(dot, LEFT, buff=0.1))
@@ -1432,7 +1507,8 @@ class BankDriftScene(StoryboardScene):
                   run_time=max(0.8, min(1.2, 0.3 * left)))
         self.play(Create(dims), FadeInPlace(view), run_time=max(0.6, min(1.2, 0.2 * left)))
         self.bring_to_front(ghosts)
-        self.emphasize(ghosts, view, run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
+        # (the words flash, not their dark backing: a lit backing hid them, round 33)
+        self.emphasize(ghosts, view[1], run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
                                                                         - self.time))))
         # the two directions, through the states' mean (the plane's origin: PCA centres)
         o = np.array(plane.c2p(0, 0))
@@ -1489,8 +1565,16 @@ class BankDriftScene(StoryboardScene):
         drops = VGroup(*[DashedLine(at, f, dash_length=0.07, color=T.TEXT, stroke_width=2)
                          for f in feet])
         marks = VGroup(*[Dot(f, radius=0.06, color=T.TEXT) for f in feet])
+        lands = getattr(self, "_land_labels", VGroup())
+        for lab in lands:           # (clear of the axes' names where they stand now)
+            if any(overlaps(lab, m, pad=0.04) for m in (name1, name2)):
+                lab.shift(DOWN * 0.35)
+        n_s = len(v.states)
+        firsts = [ghosts[c * n_s] for c in range(len(self.colors))]
+        lasts = [ghosts[c * n_s + n_s - 1] for c in range(len(self.colors))]
         self.play(Create(drops), FadeInPlace(marks), Indicate_(ghosts[0]),
-                  FadeInPlace(head[0][-1]), run_time=1.0)
+                  FadeInPlace(head[0][-1]), *[FadeInPlace(m) for m in lands],
+                  *[Indicate_(g, 1.6) for g in firsts + lasts], run_time=1.0)
         self.play(FadeOutPlace(drops), FadeOutPlace(marks), run_time=0.4)
         self.remove(*drops.get_family(), *marks.get_family())
         # each axis's share of the spread, as it is said
@@ -1508,6 +1592,16 @@ class BankDriftScene(StoryboardScene):
         self.play(share[-1].animate.move_to(home), run_time=0.35)
         self.emphasize(name2, share[3], run_time=0.7,
                        extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
+        # "... the rest lies off the plane": the two shares' sum kept, the rest off it
+        kept = VGroup(inline(txt("kept together:", SIZE, T.TEXT),
+                             Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%")),
+                      txt("the rest lies off the plane", SIZE, T.POINTER)
+                      ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        kept.next_to(share, DOWN, buff=0.1).align_to(share, LEFT)
+        self.keep_inside(kept)
+        self.play(FadeInPlace(kept), run_time=0.4)
+        self.hold_until(self.said(M.SAME_PATH) - 0.7)
+        share = VGroup(share, kept)
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
         # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
@@ -1552,7 +1646,10 @@ class BankDriftScene(StoryboardScene):
                     color=T.MUTED, stroke_width=2)
         # the axis says what it measures: the near sentence's cosine minus the far one's
         jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
-        name = txt(f"gap: {jn} minus {jf}", SIZE, T.TEXT).rotate(np.pi / 2)
+        # (round 33: "3 minus 2" read as sentences, not as the pairs' cosines)
+        name = txt(f"gap: (1 vs {jn}) − (1 vs {jf})", SIZE, T.TEXT).rotate(np.pi / 2)
+        if name.height > panel.ax.axes.height + 0.4:
+            name.scale((panel.ax.axes.height + 0.4) / name.height)
         name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
         panel.add(zero, name)
         panel.name = name
@@ -1587,11 +1684,6 @@ class BankDriftScene(StoryboardScene):
         shown = bars(chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN)
         pair = VGroup(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"])
         adj = VGroup(*[chart.curves[f"adj{k}"] for k in (near, far)]) if adjusted else None
-        # the adjusted curves' shapes, drawn as the raw curves are: the raw curves move onto
-        # them as the baseline cancels (the adjusted curves themselves leave meanwhile)
-        shapes = [c.copy() for c in adj] if adjusted else []
-        for sh, rc in zip(shapes, pair):
-            sh.match_style(rc).set_opacity(1)
         self.hold_until_moment(M.GAP_DEFINED)
         # "sentence three's cosine minus sentence two's": the raw curves, lit (round 33: no
         # box round them)
@@ -1604,20 +1696,16 @@ class BankDriftScene(StoryboardScene):
         gone = [m for m in gone if m is not None]
         if gone:
             self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
-        if adjusted:
-            # (each curve on its own: a new group round chart parts would be drawn twice; the
-            # adjusted curves leave: only the two curves the bars join are on the chart)
-            self.play(*[DimPlace(c, 1 / 0.3) for c in pair], *[DimPlace(c, 0.0) for c in adj],
-                      run_time=0.6)
-            self.retitle(chart, "cosine", run_time=0.4)
+        # (round 33: the subtraction is not replayed: the adjusted curves stay lit, the raw
+        # ones stay as the ghosts the last beat left; the bars are drawn between the ghosts,
+        # sentence three's cosine minus sentence two's, and slide down onto the adjusted
+        # curves as "the baseline cancels" is said, keeping their length)
         self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
-            # (the raw curves move down with them, onto the adjusted curves' places)
             self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
                                             v.curves[far].adjusted, GAP_BAR_THIN)),
-                      *[Transform(c, sh) for c, sh in zip(pair, shapes)], run_time=1.6)
-            self.retitle(chart, "cosine − baseline", run_time=0.4)
+                      run_time=1.6)
             self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
                                                                      - self.time))))
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
