@@ -51,6 +51,7 @@ def build(c: Context) -> Draft:
                                              for k in same_start],
         moments={M.SENTENCES: "sentences", M.REFERENCE: "the first sentence",
                  M.EACH_OTHER: "each of the others",
+                 M.SAME_POS: "From X zero",       # (no wait at X^(0): said before the curve)
                  M.MONEY_END: "ends at", M.RIVER_END: "ends at#2",
                  M.TURN_AWAY: "ends at#2"})]
     base = d["base"]
@@ -70,7 +71,8 @@ def build(c: Context) -> Draft:
         expect=[f"max(data.similarity.baseline) - data.similarity.baseline[{peak}] ~= 0 ± 0.000001"],
         moments={M.UNRELATED: "Unrelated tokens", M.BASELINE_PEAK: "goes from",
                  M.BASE_FALLS: "and ends at",
-                 M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output"}))
+                 M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output",
+                 M.RISES: "At the output"}))
     ans = d["answer"]            # which answer statements the numbers hold (plan.answer)
     same = ans["one_path"]
     hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
@@ -147,7 +149,8 @@ def build(c: Context) -> Draft:
         moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
                  M.MEAN_END: "mean end",
-                 M.OWN_START: "own start", M.OWN: "own arrow", M.HALF: "at most",
+                 M.OWN_START: "own start", M.OWN: "own arrow", M.RIGHT_ANGLES: "own arrow",
+                 M.HALF: "at most",
                  M.SHARED_SUM: "the part they all share",
                  M.NOT_MEASURED: "why they share it",
                  M.WAYS: "Each own arrow", M.FULL_ENDS: "In the full space",

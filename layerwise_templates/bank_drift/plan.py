@@ -283,6 +283,12 @@ def gap(curves: list[dict], base) -> dict:
             "last": values[-1], "widest": widest, "together": together,
             "small": float(max(abs(v) for v in values[:together + 1])),
             "fall_near": float(fall_near[together]), "fall_far": float(fall_far[together]),
+            # (round 34) over the last layer, baseline subtracted: how far the near curve rises
+            # and the far curve falls (the gap's last jump is the two together)
+            "last_rise_near": float((curves[near]["raw"][-1] - base[-1])
+                                    - (curves[near]["raw"][-2] - base[-2])),
+            "last_fall_far": float((curves[far]["raw"][-2] - base[-2])
+                                   - (curves[far]["raw"][-1] - base[-1])),
             # every tick labelled, a tenth apart (0.1 was drawn unlabelled between 0 and 0.2)
             "y_range": [lo, hi],
             "y_ticks": [round(lo + 0.1 * i, 2) for i in range(int(round((hi - lo) / 0.1)) + 1)]}

@@ -37,7 +37,7 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle,
                    Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
-                   VMobject, always_redraw,
+                   VMobject, ValueTracker, always_redraw,
                    GrowFromEdge, Succession, linear, smooth, squish_rate_func)
 
 from scenes import theme as T
@@ -45,7 +45,8 @@ from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene, overlaps
 from scenes.legibility import is_text
 from scenes.mobjects.text import baseline as baseline_y
-from scenes.mobjects import Num, TickAxes, glyph_span, highlighted, inline, math, swatch, txt
+from scenes.mobjects import Num, TickAxes, glyph_span, highlighted, math, swatch, txt
+from scenes.mobjects import inline as _inline
 from . import moments as M
 from scenes.animations import DimPlace
 from .view import Data
@@ -66,6 +67,19 @@ GAP_BAR_THIN = 6                # ... and between two curves
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
 BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
+WORD_GAP = 0.15                 # between a word and a number in one line (0.09 read "all3banks")
+
+
+def inline(*parts, buff: float = WORD_GAP) -> VGroup:
+    """scenes' inline, a word space wide between its pieces (round 34: mono digits sat
+    against the words)."""
+    return _inline(*parts, buff=buff)
+
+
+def tight(row: VGroup) -> VGroup:
+    """The row's last piece (a "'s ..." or ": ...") moved up against the piece before it."""
+    row[-1].shift(LEFT * (WORD_GAP - 0.04))
+    return row
 
 
 def window(sentence: str, word: str, n: int = LEGEND_WORDS) -> str:
@@ -452,7 +466,10 @@ class BankDriftScene(StoryboardScene):
             self.remove(*marks.get_family())
             chart.zoom_marks = None
         run_time = max(0.6, run_time - 0.6)
-        anims = [Transform(old.axes, new.axes)]
+        # (round 34: the rescale says itself, where the zoom's note was, while it happens)
+        full = txt("axis now full: from 0 to 1", SIZE, T.MUTED)
+        full.next_to(new.axes, UP, buff=0.12).align_to(new.axes, RIGHT)
+        anims = [Transform(old.axes, new.axes), FadeInPlace(full)]
         for name, (segs, dots) in chart.curves.items():
             values = [chart.ax.axes.p2c(d.get_center())[1] for d in dots]
             pts = [wide.p(s, y) for s, y in enumerate(values)]
@@ -467,6 +484,7 @@ class BankDriftScene(StoryboardScene):
         # break the chart up into loose pieces)
         for m in arrivals:
             self.drop_wrapper(m)
+        self.widened_note = full        # (it leaves as the next line over the chart comes)
         chart.remove(old)
         chart.ax = new
         chart.add_to_back(new)
@@ -488,9 +506,12 @@ class BankDriftScene(StoryboardScene):
         return VGroup(name, nums)
 
     def draw_curve(self, chart: CosineChart, name: str, values, color, key, label: str,
-                   until: float | None = None, dashed: bool = False) -> None:
+                   until: float | None = None, dashed: bool = False,
+                   after_first=None) -> None:
         """Point by point: dot, segment from the previous state, the number below; spread
-        so the last lands by scene time `until` (or quickly)."""
+        so the last lands by scene time `until` (or quickly). `after_first`, if given, runs
+        once the first point is drawn (it may wait for the voice); the rest then share what
+        is left until `until`."""
         row = self.number_row(chart, key, label, values, color)
         chart.rows[name] = row
         self.play(FadeInPlace(row[0]), run_time=0.3)
@@ -510,6 +531,10 @@ class BankDriftScene(StoryboardScene):
             self.play(*anims, run_time=per)
             dots.add(dot)
             prev = pt
+            if s == 0 and after_first is not None:
+                after_first()
+                if until is not None:
+                    per = self.pace(until, n - 1, 0.3, cap=2.0)
         chart.curves[name] = VGroup(segs, dots)
         self.adopt(chart, row, chart.curves[name])
 
@@ -519,19 +544,30 @@ class BankDriftScene(StoryboardScene):
         for k, c in enumerate(self.v.curves):
             if f"raw{k}" in chart.curves:
                 continue
-            until = None
+            until, first = None, None
             if paced:
                 pos = self.stage.positions
-                if pos is not None:     # each sentence's position, as the voice names them
+
+                def show_positions(pos=pos, c=c) -> None:
                     shown = [pos[i] for i in c.pair.values]
                     new = [m for m in shown if m not in self.stage.other]
                     if new:
                         self.play(*[FadeInPlace(m) for m in new], run_time=0.4)
                         self.stage.other += new
                     self.emphasize(*shown, run_time=0.8)
+                # (round 34) "... as the same token at the same position gives the same X
+                # zero": the curve waits at X^(0) and the positions come as that is said
+                later = k == 0 and M.SAME_POS in (self.beat.get("moments") or {})
+                if pos is not None:     # each sentence's position, as the voice names them
+                    if later:
+                        def first(show=show_positions) -> None:
+                            self.hold_until(self.said(M.SAME_POS) - 0.2)
+                            show()
+                    else:
+                        show_positions()
                 until = self.said(M.MONEY_END if k == 0 else M.RIVER_END)
             self.draw_curve(chart, f"raw{k}", raw(c), self.curve_color(k), self.pair_key(k),
-                            None, until=until)
+                            None, until=until, after_first=first)
             if paced:
                 self.hold_until_moment(M.MONEY_END if k == 0 else M.RIVER_END)
                 ends = VGroup(chart.curves[f"raw{k}"][1][0], chart.curves[f"raw{k}"][1][-1],
@@ -561,6 +597,8 @@ class BankDriftScene(StoryboardScene):
                   color=T.MUTED, stroke_width=2)
         mid = o + 0.62 * r * np.array([np.cos(rad / 2), np.sin(rad / 2), 0.0])
         theta = txt("θ", SIZE, T.MUTED).move_to(mid + np.array([0.12, 0, 0]))
+        if deg < 16:            # (a shut angle has no room for its name: it fades)
+            theta.set_opacity(max(0.0, (deg - 6.0) / 10.0))
         return VGroup(arrow, arc, theta)
 
     def angle_intro(self, until: float) -> None:
@@ -584,6 +622,7 @@ class BankDriftScene(StoryboardScene):
         note.next_to(o, LEFT, buff=0.6).align_to(o + UP * 0.05, DOWN)
         panel = VGroup(ref, moving, note)
         panel.move_to([0, (top + BOTTOM) / 2, 0])
+        self.angle_origin = o = np.array(ref.get_start())      # (where the panel now stands)
         self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=1.5))
         self.hold_until_moment(M.EACH_OTHER)
         others = self.stage.legend[1:len(self.v.contexts)] if self.stage.legend else []
@@ -591,9 +630,41 @@ class BankDriftScene(StoryboardScene):
         self.emphasize(*others, run_time=0.9,
                        extra=[GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
                               FadeInPlace(note[0])])
-        self.play(FadeInPlace(note[1:]), run_time=0.5)
-        self.emphasize(moving[1], note[0], run_time=max(0.6, min(2.5, 0.85 * (
-            until - self.time) - 0.5)))
+        # (round 34) "one when they point the same way": the second arrow swings shut onto
+        # the first and open again, a cos θ meter beside the angle filling to 1 as it shuts
+        # (an illustration: the open angle is the money curve's last cosine's, from the plan)
+        deg0 = float(self.v.curves[0].angle_deg[-1])
+        turn = ValueTracker(deg0)
+        track_w = 1.6
+        x_m = o[0] + r + 0.5
+        y_m = o[1] + 0.35 * r
+        track = Line([x_m, y_m, 0], [x_m + track_w, y_m, 0], color=T.MUTED, stroke_width=2)
+        ends_lab = VGroup(txt("0", big, T.MUTED).next_to(track.get_start(), DOWN, buff=0.12),
+                          txt("1", big, T.MUTED).next_to(track.get_end(), DOWN, buff=0.12))
+        name = txt("cos θ", big, T.TEXT).next_to(track, UP, buff=0.2).align_to(track, LEFT)
+
+        def fill_now() -> Line:
+            f = max(1e-3, float(np.cos(np.radians(turn.get_value()))))
+            return Line([x_m, y_m, 0], [x_m + track_w * f, y_m, 0],
+                        color=self.curve_color(0), stroke_width=10,
+                        cap_style=CapStyleType.BUTT)
+        live = fill_now()
+        meter = VGroup(track, ends_lab, name, live)
+        swing = moving
+
+        def follow(m) -> None:
+            m.become(self.angle_at(turn.get_value(), self.curve_color(0)))
+        self.play(FadeInPlace(note[1:]), FadeInPlace(meter), run_time=0.5)
+        live.add_updater(lambda m: m.become(fill_now()))
+        self.add(swing)         # (its parts came in one by one: the group itself, updated)
+        swing.add_updater(follow)
+        room = max(1.2, until - self.time - 0.9)
+        self.play(turn.animate.set_value(0.0), run_time=min(2.0, 0.45 * room))
+        self.play(Indicate_(ends_lab[1], 1.3), run_time=0.5)
+        self.play(turn.animate.set_value(deg0), run_time=min(1.6, 0.35 * room))
+        live.clear_updaters()
+        swing.clear_updaters()
+        panel.add(meter)
         # (it stays until the voice moves on: no empty stage before the chart, round 32)
         if self.beat.get("cues"):       # (silent: no cue to wait for)
             self.hold_until(until - 0.75)
@@ -644,7 +715,7 @@ class BankDriftScene(StoryboardScene):
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
         if ref_first:   # "compare sentence one's bank with each of the others by the cosine"
             self.hold_until_moment(M.REFERENCE)
-            self.point_at(legend[0], run_time=0.8)
+            self.emphasize(self.focus_glyphs(0), run_time=0.8)     # (round 34: no arrow)
             self.angle_intro(self.cue_at(axis_cue))
         # "from X zero ... to X six": the axis comes in on those words
         if cues:                                # (silent: at once)
@@ -658,7 +729,7 @@ class BankDriftScene(StoryboardScene):
         self.emphasize(ticks[-1], run_time=0.6)
         if not ref_first:
             self.hold_until_moment(M.REFERENCE)
-            self.point_at(legend[0], run_time=0.8)
+            self.emphasize(self.focus_glyphs(0), run_time=0.8)     # (round 34: no arrow)
         self.stage.positions = self.position_labels(legend)
         chart = self.raw_curves(paced=True)
         # the curves' answer: every bank ends lower than it starts, one far more
@@ -698,6 +769,12 @@ class BankDriftScene(StoryboardScene):
         example = note(True)
         if example.get_left()[0] < chart.ax.axes.get_left()[0] + 0.9:   # over the y label:
             example = note(False)                                      # the short line
+        full = getattr(self, "widened_note", None)
+        if full is not None:        # (out, then the baseline's line in: never two on a spot)
+            self.hold_until(self.time + 0.6)
+            self.play(FadeOutPlace(full), run_time=0.3)
+            self.remove(*full.get_family())
+            self.widened_note = None
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
         chart.note = example
@@ -822,8 +899,20 @@ class BankDriftScene(StoryboardScene):
         left = self.beat_start + self.beat_end(beat) - self.time
         self.play(FadeInPlace(labels), run_time=0.5)
         self.play(Create(box), run_time=0.5)
+        rises = M.RISES in (self.beat.get("moments") or {})
+        if rises:
+            left = self.said(M.RISES) - self.time
         self.emphasize(*[chart.curves[f"adj{k}"][1][-1] for k in range(len(v.curves))],
                        run_time=max(0.6, min(2.5, 0.85 * left - 1.0)))
+        if rises:
+            # (round 34) "on that last step, the river bank now rises more than the money bank
+            # falls": each adjusted curve's last segment thickens, the near one first
+            self.hold_until_moment(M.RISES)
+            g = v.gap
+            for k in (int(g.near.value), int(g.far.value)):
+                seg = chart.curves[f"adj{k}"][0][-1]
+                self.play(seg.animate.set_stroke(width=8), run_time=0.6)
+                self.play(seg.animate.set_stroke(width=3), run_time=0.5)
         self.adopt(chart, labels, head, box)
         chart.box = VGroup(labels, head, box)     # they leave with the baseline's pieces
         del base
@@ -995,8 +1084,8 @@ class BankDriftScene(StoryboardScene):
             txt("in the full space:", SIZE, T.TEXT),
             dist_bar(pr.full_end_distances[k0]),
             # (the scale of a distance: the length of sentence 1's output state itself)
-            inline(txt("length of", SIZE, T.TEXT), self.pair_key(0)[0],
-                   txt("'s output state:", SIZE, T.TEXT)),
+            tight(inline(txt("length of", SIZE, T.TEXT), self.pair_key(0)[0],
+                         txt("'s output state:", SIZE, T.TEXT))),
             dist_bar(pr.output_norm, T.MUTED),
         ).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
         for r in (rows[2], rows[4], rows[6]):
@@ -1184,6 +1273,24 @@ class BankDriftScene(StoryboardScene):
         split.all.remove(split.equation)        # (gone: not faded out again with the rest)
         k = int(pr.own_longest)
         moments = self.beat.get("moments") or {}
+        lo_deg, hi_deg = (float(x) for x in pr.own_angle_range)
+        if M.RIGHT_ANGLES in moments and 75.0 < lo_deg and hi_deg < 105.0:
+            # (round 34) "nearly at right angles to it": a corner mark where each own arrow
+            # leaves its shared arrow's tip (the plan's own_angles_deg: 78-101° here)
+            corners = VGroup()
+            for c, own in enumerate(split.own):
+                col = split.shared if c == 0 else split.copies[c - 1][1]
+                t0 = own.get_start()
+                u = col.get_start() - t0
+                w = own.get_end() - t0
+                u, w = (0.16 * x / max(1e-9, float(np.linalg.norm(x))) for x in (u, w))
+                corners.add(VMobject(stroke_color=T.POINTER, stroke_width=2.5)
+                            .set_points_as_corners([t0 + u, t0 + u + w, t0 + w]))
+            self.hold_until_moment(M.RIGHT_ANGLES)
+            self.play(Create(corners), run_time=0.5)
+            self.wait(0.8)
+            self.play(FadeOutPlace(corners), run_time=0.3)
+            self.remove(*corners.get_family())
         half = M.HALF if M.HALF in moments else M.OWN
         self.hold_until(self.said(half) - 2.0)
         self.pulse(split.own[k], split.own_labels[k], run_time=0.9)
@@ -1319,7 +1426,7 @@ class BankDriftScene(StoryboardScene):
         if M.ANSWER in moments:
             self.hold_until_moment(M.ANSWER)
             word = str(v.contexts[0].focus.value).partition("#")[0]
-            self.sub_caption(f"This pair: the {word}s drift apart a little, less than their shared move")
+            self.sub_caption(f"This pair: the {word}s drift apart by sense, less than their shared move")
             if k < len(rows):
                 self.pulse(rows[k], run_time=1.0)
             y = rows[-1].get_center()[1] - 0.6
@@ -1533,9 +1640,9 @@ class BankDriftScene(StoryboardScene):
         self.remove(*dims.get_family(), *view.get_family())
         # (the turning line is a sketch: PC1 is found among all the model's directions, not
         # in this page's two; said beside it, in the side column)
-        sketch = VGroup(txt("sketch: PCA searches all", SIZE, T.POINTER),
+        sketch = VGroup(txt("sketch: PC1, PC2 picked out of all", SIZE, T.POINTER),
                         inline(Num(pr.d_model, decimals=0, size=SIZE, color=T.POINTER),
-                               txt("directions, not just these 2 axes", SIZE, T.POINTER))
+                               txt("directions, not the 2 dims shown", SIZE, T.POINTER))
                         ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         sketch.next_to(head, DOWN, buff=0.35).align_to(head, LEFT)
         self.keep_inside(sketch)
@@ -1700,12 +1807,17 @@ class BankDriftScene(StoryboardScene):
         # ones stay as the ghosts the last beat left; the bars are drawn between the ghosts,
         # sentence three's cosine minus sentence two's, and slide down onto the adjusted
         # curves as "the baseline cancels" is said, keeping their length)
-        self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
+        # (round 34: the ghosts the bars join are lit while the bars are drawn between them,
+        # and step back as the bars slide down: bars between two faint lines were not seen)
+        lit = ([DimPlace(c, 1 / 0.3) for c in pair] + [DimPlace(c, 0.45) for c in adj]
+               if adjusted else [])
+        self.play(Create(shown), *lit, run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
             self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
                                             v.curves[far].adjusted, GAP_BAR_THIN)),
-                      run_time=1.6)
+                      *[DimPlace(c, 0.3) for c in pair],
+                      *[DimPlace(c, 1 / 0.45) for c in adj], run_time=1.6)
             self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
                                                                      - self.time))))
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
@@ -1738,8 +1850,8 @@ class BankDriftScene(StoryboardScene):
         # early gap than X^(0)'s, and then the band is just that width)
         at_start = abs(float(g.small) - abs(float(g.first))) < 1e-9
         # (short: at 22 px a longer line reached the first bar after the band)
-        within = (inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
-                         txt(": the gap at the start", SIZE, T.POINTER)) if at_start else
+        within = (tight(inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
+                               txt(": the gap at the start", SIZE, T.POINTER))) if at_start else
                   Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"))
         # (clear of the bars to its right, the tick labels and the axis's name: over the
         # band's span, under it, or right of it; the first such place, else the first one)
@@ -1808,10 +1920,22 @@ class BankDriftScene(StoryboardScene):
             swap(line(txt(f"1 and {j} both contain "
                           + ", ".join(f'"{w}"' for w in shared[:2])
                           + ": nearer by the word?", SIZE, T.TEXT)))
-            words = [g for w in shared[:2] for k in (0, j - 1)
+            words = [(k, g) for w in shared[:2] for k in (0, j - 1)
                      for g in [self.word_glyphs(k, w)] if g is not None]
-            self.emphasize(*(words or [self.stage.legend[0], self.stage.legend[j - 1]]),
-                           run_time=self.stretch(M.POSITION, 0.9, cap=3.0))
+            # (round 34: the shared word underlined in both sentences, in their colours, while
+            # the voice names it; a box flashed round it was missed)
+            if words:
+                marks = VGroup(*[Underline(gl, buff=0.04, color=self.colors[k], stroke_width=4)
+                                 for k, gl in words])
+                self.play(Create(marks), run_time=0.6)
+                self.emphasize(*[gl for _, gl in words],
+                               run_time=self.stretch(M.POSITION, 0.9, cap=2.4))
+                self.hold_until_moment(M.POSITION)
+                self.play(FadeOutPlace(marks), run_time=0.3)
+                self.remove(*marks.get_family())
+            else:
+                self.emphasize(self.stage.legend[0], self.stage.legend[j - 1],
+                               run_time=self.stretch(M.POSITION, 0.9, cap=3.0))
         self.hold_until_moment(M.POSITION)
         # a position other than the reference's lowers the near curve's start: against the gap
         if float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0]):
@@ -1821,12 +1945,12 @@ class BankDriftScene(StoryboardScene):
                        txt(f"for sentence {j}'s bank,", SIZE, T.TEXT),
                        Num(v.contexts[0].positions[0], decimals=0, size=SIZE,
                            color=self.colors[0]),
-                       txt("for sentence 1's: it starts lower", SIZE, T.TEXT))
+                       txt("for sentence 1's: gap below 0", SIZE, T.TEXT))
             swap(pos)
             end = self.beat_start + self.beat_end(beat)
             # the negative X^(0) bar and its number, boxed
             self.emphasize(shown[0], row[1][0],
-                           run_time=max(0.6, min(1.6, 0.5 * (end - self.time))))
+                           run_time=max(0.8, min(1.6, 0.6 * (end - self.time))))
         end = self.beat_start + self.beat_end(beat)
         if end - self.time > 0.6:           # the last bar again, only in the time left
             self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]),

@@ -109,6 +109,8 @@ class Gap(View):
     small: float
     fall_near: float
     fall_far: float
+    last_rise_near: float   # the last layer, baseline subtracted: the near curve's rise
+    last_fall_far: float    # ... and the far curve's fall
     y_range: list[float]
     y_ticks: list[float]    # the gap chart's: its ends and zero
     shared: list[str]
