@@ -436,9 +436,9 @@ class BankDriftScene(StoryboardScene):
                 slash = VGroup(*[Line(at + d + np.array([-0.13, -0.06, 0]),
                                       at + d + np.array([0.13, 0.06, 0]), color=T.TEXT,
                                       stroke_width=2.5) for d in (DOWN * 0.055, UP * 0.055)])
-                note = inline(txt("axis zoomed: it starts at", SIZE, T.TEXT),
-                              Num(g.cos_range[0], decimals=1, size=SIZE, color=T.MUTED),
-                              txt(", not 0", SIZE, T.TEXT))
+                note = tight(inline(txt("axis zoomed: it starts at", SIZE, T.TEXT),
+                                    Num(g.cos_range[0], decimals=1, size=SIZE, color=T.MUTED),
+                                    txt(", not 0", SIZE, T.TEXT)))
                 note.next_to(a, UP, buff=0.12).align_to(a, RIGHT)
                 chart.zoom_marks = VGroup(gap, slash, note)
                 chart.add(chart.zoom_marks)
