@@ -153,17 +153,16 @@ def build(c: Context) -> Draft:
                  M.HALF: "at most",
                  M.SHARED_SUM: "the part they all share",
                  M.NOT_MEASURED: "why they share it",
-                 M.WAYS: "Each own arrow", M.FULL_ENDS: "In the full space",
-                 M.END_OTHER: f"the {nth[2]} sentence's",
+                 M.WAYS: "Each own arrow", M.ANSWER_SHARE: "In the full space",
                  M.ANSWER: "So, for these sentences"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:
-        early = (f"Up to X {integer_words(g['together'])} it stays within {{data.gap.small:.2f}} of "
+        early = (f"Up to X {integer_words(g['together'])} it stays within {{data.gap.small:.3f}} of "
                  "zero: the two are about equally close to the first sentence's.")
         early_expect = [f"data.gap.together == {g['together']}"]
     else:
-        early = "Up to X zero it is already {data.gap.first:.2f}."
+        early = "Up to X zero it is already {data.gap.first:.3f}."
         early_expect = []
     widest = ", its widest" if g["widest"] == L else ""
     opens = g["values"][-1] - g["values"][g["together"]] > 0.05
@@ -177,7 +176,7 @@ def build(c: Context) -> Draft:
         f"{{data.curves[{near}].raw[-1]:.2f}}; the {nth[far + 1]} sentence's ends lowest, at "
         f"{{data.curves[{far}].raw[-1]:.2f}}. Take the gap between them at each state. The "
         "baseline is the same for both, so it cancels. " + early
-        + f" {then}, and at the output it is {{data.gap.last:.2f}}{widest}. If "
+        + f" {then}, and at the output it is {{data.gap.last:.3f}}{widest}. If "
         f"the {nth[near + 1]} sentence uses {said} in the first sentence's sense and the "
         f"{nth[far + 1]} in another, this gap is the sense signal. Each curve is one pair of "
         "sentences."

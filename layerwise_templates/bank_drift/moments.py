@@ -24,9 +24,8 @@ OWN_START = "own_start"         # "drawn from each bank's own start": the column
 MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together"   # the
 # shared arrow's ends named, then the paths it stands for
 SHARED_SUM = "shared_sum"       # the answer: the shared arrow, lit as it is said
-FULL_ENDS = "full_ends"         # the ends' distances in the full space, 1 vs each other
-END_OTHER = "end_other"         # ... the second of them said (its row comes with it)
 ANSWER = "answer"               # the closing answer to the title: the shared move's bar too
+ANSWER_SHARE = "answer_share"   # ... "ends less far ... than the move all three share": the bars
 NOT_MEASURED = "not_measured"   # "why they share it is not measured here": said on screen too
 ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
 # gap
@@ -40,6 +39,6 @@ BY_SHOW = {
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
                    OFF_PLANE),
     "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, RIGHT_ANGLES, HALF,
-              SHARED_SUM, NOT_MEASURED, WAYS, FULL_ENDS, END_OTHER, ANSWER),
+              SHARED_SUM, NOT_MEASURED, WAYS, ANSWER, ANSWER_SHARE),
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

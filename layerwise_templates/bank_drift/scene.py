@@ -60,7 +60,8 @@ NAME_WIDTH = 2.6                # the row-label column left of the plot
 ROW_STEP = 0.36
 TOP = 3.05                      # below the title
 BOTTOM = -2.95                  # above the caption
-GAP = T.TEXT                    # the gap's bars and numbers (yellow is the highlight alone)
+GAP = T.PROBE_SENSE             # the gap's bars and numbers: the sense signal, a colour of its
+                                # own (round 34b: white was also the shared move's)
 GAP_BAR = 14                    # the gap bars' stroke width on their own chart
 GAP_BAR_THIN = 6                # ... and between two curves
 
@@ -490,9 +491,10 @@ class BankDriftScene(StoryboardScene):
         chart.add_to_back(new)
         chart.lo, chart.wide = wide.lo, True
 
-    def number_row(self, chart: CosineChart, key, label: str, values, color) -> VGroup:
+    def number_row(self, chart: CosineChart, key, label: str, values, color,
+                   decimals: int = 2) -> VGroup:
         y = chart.next_row_y()
-        nums = VGroup(*thinned([Num(val, decimals=2, size=SIZE, color=color)
+        nums = VGroup(*thinned([Num(val, decimals=decimals, size=SIZE, color=color)
                                 .move_to([chart.p(s, 0)[0], y, 0])
                                 for s, val in enumerate(values)], chart.stride))
         # (a curve's row is named by its pair alone: "raw" would be a word before the
@@ -601,7 +603,7 @@ class BankDriftScene(StoryboardScene):
             theta.set_opacity(max(0.0, (deg - 6.0) / 10.0))
         return VGroup(arrow, arc, theta)
 
-    def angle_intro(self, until: float) -> None:
+    def angle_intro(self, until: float, ref_glyphs=None) -> None:
         """A cosine is an angle: sentence 1's state as an arrow and another sentence's at the
         angle of the money curve's last cosine (lengths drawn equal), drawn large and alone
         on the stage under the key while the voice defines it; it leaves by `until` (the
@@ -623,7 +625,12 @@ class BankDriftScene(StoryboardScene):
         panel = VGroup(ref, moving, note)
         panel.move_to([0, (top + BOTTOM) / 2, 0])
         self.angle_origin = o = np.array(ref.get_start())      # (where the panel now stands)
-        self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=1.5))
+        if ref_glyphs is not None:      # (round 34b: "compare sentence one's bank": its arrow
+            # grows as the word is boxed, so the stage is never empty while the voice speaks)
+            self.emphasize(ref_glyphs, run_time=self.stretch(M.EACH_OTHER, 0.8, cap=1.5),
+                           extra=[GrowArrow(ref)])
+        else:
+            self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=1.5))
         self.hold_until_moment(M.EACH_OTHER)
         others = self.stage.legend[1:len(self.v.contexts)] if self.stage.legend else []
         # "each of the others": the other sentences are circled as the second arrow grows
@@ -714,9 +721,8 @@ class BankDriftScene(StoryboardScene):
             self.remove(under)
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
         if ref_first:   # "compare sentence one's bank with each of the others by the cosine"
-            self.hold_until_moment(M.REFERENCE)
-            self.emphasize(self.focus_glyphs(0), run_time=0.8)     # (round 34: no arrow)
-            self.angle_intro(self.cue_at(axis_cue))
+            self.hold_until(self.said(M.REFERENCE) - 0.4)
+            self.angle_intro(self.cue_at(axis_cue), ref_glyphs=self.focus_glyphs(0))
         # "from X zero ... to X six": the axis comes in on those words
         if cues:                                # (silent: at once)
             self.hold_until(self.cue_at(axis_cue) - 0.3)
@@ -1068,6 +1074,9 @@ class BankDriftScene(StoryboardScene):
         # beside it; "1.2 vs 6.6" is seen, not only read)
         room = 7.11 - T.EDGE - side_x - 0.2 - Num(pr.full_end_distances[k0], decimals=1,
                                                    size=SIZE).width
+        # (round 34b: the output state's length only when the voice says it; the shipped
+        # storyboard no longer does: the shared move's bar gives the scale at the close)
+        norm_said = "output state" in str(self.beat.get("narration") or "")
         ku = min(unit, room / max(1e-9, max(float(x) for x in [*pr.full_end_distances,
                                                                 pr.output_norm])))
         self.bar_unit = ku
@@ -1090,6 +1099,8 @@ class BankDriftScene(StoryboardScene):
         ).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
         for r in (rows[2], rows[4], rows[6]):
             r[1].next_to(r[0], RIGHT, buff=0.12)
+        if not norm_said:       # (its two rows not drawn: the answer comes right under 6.6)
+            rows.remove(rows[6], rows[5])
         ans = pr.answer
         where = {"mostly": ("apart: mostly", "off this plane"),
                  "partly": ("apart: partly", "off this plane"),
@@ -1122,16 +1133,17 @@ class BankDriftScene(StoryboardScene):
         self.emphasize(rows[2][1], rows[4][1], run_time=0.8)
         # "... where sentence one's output state is itself 10.1 long": its length, a grey bar
         # to the same scale under the two distances
-        self.hold_until(self.said(M.OFF_PLANE) - 2.6)
-        self.play(FadeInPlace(rows[5]), run_time=0.3)
-        self.play(GrowFromEdge(rows[6][0], LEFT), run_time=0.9)
-        self.play(FadeInPlace(rows[6][1]), run_time=0.3)
+        if norm_said:
+            self.hold_until(self.said(M.OFF_PLANE) - 2.6)
+            self.play(FadeInPlace(rows[5]), run_time=0.3)
+            self.play(GrowFromEdge(rows[6][0], LEFT), run_time=0.9)
+            self.play(FadeInPlace(rows[6][1]), run_time=0.3)
         # "what tells the banks apart lies mostly off this plane": said under the bars that
         # show it
         self.hold_until_moment(M.OFF_PLANE)
         # (round 33: the length, read, steps back: the answer is read against 1.2 vs 6.6)
-        self.play(FadeInPlace(off), DimPlace(rows[5], 0.4), DimPlace(rows[6], 0.4),
-                  run_time=0.4)
+        self.play(FadeInPlace(off), *([DimPlace(rows[5], 0.4), DimPlace(rows[6], 0.4)]
+                                      if norm_said else []), run_time=0.4)
         self.emphasize(off, run_time=0.8)
         # the plane stays for the split (its own beat since round 32): what it reads
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
@@ -1146,10 +1158,13 @@ class BankDriftScene(StoryboardScene):
         self.stage.pca = pca
         self.stage.other = [back, side, seg]
 
-    def retitle(self, chart, text: str, run_time: float = 0.5) -> None:
+    def retitle(self, chart, text: str, run_time: float = 0.5, along=(),
+                along_time: float | None = None) -> None:
         """The cosine chart's head becomes `text`, in place (left edge kept); the baseline's
         note over the chart is shortened when the two would meet. (Round 33: the old words
-        fade out first, then the new ones in: never two lines of glyphs on one spot.)"""
+        fade out first, then the new ones in: never two lines of glyphs on one spot. Round
+        34b: `along` plays with the fading out, over `along_time`: the curves the new words
+        name move while the old words go, and the new words come when they are there.)"""
         head = getattr(chart, "head", None)
         if head is None:
             return
@@ -1164,7 +1179,7 @@ class BankDriftScene(StoryboardScene):
         half = max(0.2, run_time / 2)
         # out: dimmed to nothing in place (a removal mid-chart would break the chart up)
         self.play(DimPlace(head, 0.0), *([DimPlace(note, 0.0)] if short is not None else []),
-                  run_time=half)
+                  *along, run_time=along_time if along and along_time else half)
         head.become(new)            # (drawn only from the next frame on: at opacity 0 there)
         if short is not None:
             chart.remove(note)
@@ -1256,7 +1271,7 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.OWN_START)
         self.play(*lifts, FadeInPlace(split.start), *[FadeInPlace(cp[0]) for cp in split.copies],
                   *[FadeInPlace(m) for m in split.names], FadeInPlace(split.scale_note),
-                  run_time=1.4)
+                  run_time=max(1.4, min(2.4, 0.8 * (self.said(M.OWN) - self.time))))
         for lf in lifts:
             self.remove(lf.mobject)
         self.add(split.shared, *split.copies)
@@ -1283,14 +1298,22 @@ class BankDriftScene(StoryboardScene):
                 t0 = own.get_start()
                 u = col.get_start() - t0
                 w = own.get_end() - t0
-                u, w = (0.16 * x / max(1e-9, float(np.linalg.norm(x))) for x in (u, w))
-                corners.add(VMobject(stroke_color=T.POINTER, stroke_width=2.5)
+                u, w = (0.28 * x / max(1e-9, float(np.linalg.norm(x))) for x in (u, w))
+                corners.add(VMobject(stroke_color=T.POINTER, stroke_width=3.5)
                             .set_points_as_corners([t0 + u, t0 + u + w, t0 + w]))
+            # (round 34b) "..., 78 to 101 degrees": the range written under the columns
+            degs = inline(txt("own arrow to shared:", SIZE, T.POINTER),
+                          Num(pr.own_angle_range[0], decimals=0, size=SIZE, color=T.POINTER, suffix="°"),
+                          txt("to", SIZE, T.POINTER),
+                          Num(pr.own_angle_range[1], decimals=0, size=SIZE, color=T.POINTER, suffix="°"))
+            low_d = min(m.get_bottom()[1] for m in [*split.own, *split.own_labels])
+            degs.align_to(split.scale_note, LEFT)
+            degs.set_y(max(low_d - 0.25 - degs.height / 2, BOTTOM + 0.1 + degs.height / 2))
             self.hold_until_moment(M.RIGHT_ANGLES)
-            self.play(Create(corners), run_time=0.5)
-            self.wait(0.8)
-            self.play(FadeOutPlace(corners), run_time=0.3)
-            self.remove(*corners.get_family())
+            self.play(Create(corners), FadeInPlace(degs), run_time=0.5)
+            self.wait(1.8)
+            self.play(FadeOutPlace(corners), FadeOutPlace(degs), run_time=0.3)
+            self.remove(*corners.get_family(), *degs.get_family())
         half = M.HALF if M.HALF in moments else M.OWN
         self.hold_until(self.said(half) - 2.0)
         self.pulse(split.own[k], split.own_labels[k], run_time=0.9)
@@ -1317,9 +1340,6 @@ class BankDriftScene(StoryboardScene):
         self.remove(laid, tick, *half_lab.get_family())
         # "so the shared part is the larger; why all three share it is not measured here": the
         # shared arrows and their number, then the words under the columns
-        self.hold_until_moment(M.SHARED_SUM)
-        self.pulse(*targets, split.shared_label[-1], run_time=max(0.6, min(1.4, 0.85 * (
-            self.said(M.NOT_MEASURED) - self.time))))
         low = min(m.get_bottom()[1] for m in [*split.own, *split.own_labels])
 
         def under(m):
@@ -1329,8 +1349,11 @@ class BankDriftScene(StoryboardScene):
                 m.scale((7.11 - T.EDGE - m.get_left()[0]) / m.width, about_edge=LEFT)
             return m
         unknown = under(txt("why all share it: not measured here", SIZE, T.POINTER))
-        self.hold_until_moment(M.NOT_MEASURED)
-        self.play(FadeInPlace(unknown), run_time=0.5)
+        # (round 34b: the words come with "why all three share it", the shared arrows lit)
+        self.hold_until_moment(M.SHARED_SUM)
+        self.play(*[Indicate_(m, 1.0) for m in (*targets, split.shared_label[-1])],
+                  FadeInPlace(unknown, rate_func=squish_rate_func(smooth, 0.0, 0.5)),
+                  run_time=max(0.6, min(1.4, 0.85 * (self.said(M.NOT_MEASURED) - self.time))))
         # "each own arrow lies mostly off the plane: its shadow on the plane is short": beside
         # each own arrow, its shadow's length on the PCA plane (plan `own_shown`), pale
         # (round 33: beside the arrow a 6 % shadow was 3 px: each own arrow lies down, under
@@ -1346,10 +1369,10 @@ class BankDriftScene(StoryboardScene):
         ln = max(0.3, min(0.8, pitch - pw - 0.25))
         for c, own in enumerate(split.own):
             x0 = split.names[c].get_left()[0]
-            box = Rectangle(width=ln, height=0.2, stroke_color=self.colors[c], stroke_width=2,
+            box = Rectangle(width=ln, height=0.32, stroke_color=self.colors[c], stroke_width=3,
                             fill_opacity=0).move_to([x0 + ln / 2, y_row, 0])
             f = max(0.02, float(pr.own_shown[c]))
-            fill = Rectangle(width=ln * f, height=0.2, stroke_width=0,
+            fill = Rectangle(width=ln * f, height=0.32, stroke_width=0,
                              fill_color=self.colors[c], fill_opacity=0.9)
             fill.move_to(box.get_left() + RIGHT * ln * f / 2)
             pct = Num(pr.own_shown_percent[c], decimals=0, size=SIZE, color=self.colors[c],
@@ -1370,7 +1393,13 @@ class BankDriftScene(StoryboardScene):
                   run_time=0.8)
         self.play(*[GrowFromEdge(fl, LEFT) for fl in fills], FadeInPlace(pcts),
                   FadeInPlace(legend_sh), run_time=0.8)
-        self.wait(max(0.1, min(1.5, 0.85 * (self.said(M.FULL_ENDS) - self.time) - 0.9)))
+        moments = self.beat.get("moments") or {}
+        # (round 34b) the ends' distances said before the closing answer (a teacher's draft:
+        # every pair's row), or inside it (the shipped storyboard: 1 vs 2 only, said in the
+        # plane's beat, against the shared move): the split leaves on whichever comes first
+        ends_said = self.said(M.ANSWER_SHARE) < self.said(M.ANSWER)
+        leave = M.ANSWER_SHARE if ends_said else M.ANSWER
+        self.wait(max(0.1, min(1.5, 0.85 * (self.said(leave) - self.time) - 0.9)))
         # "in the full space, sentence two's bank ends 6.6 from sentence one's, sentence
         # three's 4.3": the split has been read and leaves; the plane comes back, and beside it
         # the ends' distances, one row per pair, lit as each is said
@@ -1379,6 +1408,8 @@ class BankDriftScene(StoryboardScene):
         # are not distances in it)
         ku = float(getattr(self, "bar_unit", 0.4))
         dists = [float(x) for x in pr.full_end_distances]
+        if not ends_said:       # only the pair the voice said in the plane's beat (1 vs 2)
+            dists = dists[:1]
         keys = [self.pair_key(c) for c in range(len(dists))]
         bars_x = pca.left + max(kk.width for kk in keys) + 0.2
         right_room = 7.11 - T.EDGE - bars_x - 0.2 - max(
@@ -1398,37 +1429,77 @@ class BankDriftScene(StoryboardScene):
             rows.add(VGroup(kk, bar, num))
             y -= 0.5
         self.keep_inside(rows)
+        # (round 34b) "the cosine gap is widest at the output": said in the closing answer,
+        # written over the bars, in the gap's colour
+        gap_line = VGroup()
+        if not ends_said:
+            gap_line = txt("the cosine gap: widest at the output", SIZE, GAP)
+            gap_line.move_to([pca.left + gap_line.width / 2, pca.top - gap_line.height / 2, 0])
+            rows.shift(DOWN * 0.55)
         word = str(v.contexts[0].focus.value).partition("#")[0]
-        self.hold_until_moment(M.FULL_ENDS)
-        self.sub_caption(f"How far apart the {word}s end, in the full space")
+        self.hold_until(self.said(leave) - 0.2)
+        # (round 34b: the split leaves first, then the caption changes)
         gone = [split.all, shadows, legend_sh, mean0, mean1, shadow]
-        self.play(*[FadeOutPlace(m) for m in gone], run_time=0.6)
+        self.play(*[FadeOutPlace(m) for m in gone], run_time=0.5)
         for m in gone:
             self.remove(*m.get_family())
-        self.play(FadeInPlace(rows[0]), run_time=0.4)
-        # one bar as each distance is said: "sentence two's ... 6.6", "sentence three's 4.3"
-        other = self.said(M.END_OTHER) if M.END_OTHER in (self.beat.get("moments") or {}) \
-            else self.time + 2.0
-        for c in range(1, len(rows)):
-            if c == 2:
-                self.hold_until(other)
-            kk, bar, num = rows[c]
-            t = max(0.9, min(1.4, 0.8 * (other - self.time))) if c == 1 else 1.0
-            self.play(FadeInPlace(kk), run_time=0.3)
-            self.play(GrowFromEdge(bar, LEFT), run_time=t - 0.3)
-            self.play(FadeInPlace(num), run_time=0.3)
+        shared_w = [w.value for w in v.gap.shared]
+        if ends_said:
+            self.sub_caption(f"How far apart the {word}s end, in the full space")
+        else:
+            self.sub_caption(f"This pair: the {word}s drift apart, by sense"
+                             + (f" or by the shared word \"{shared_w[0]}\"" if shared_w else ""))
+        other = self.time + 2.0
+
+        def show_rows() -> None:
+            """The head, then one bar as each distance is said: "sentence two's ... 6.6",
+            "sentence three's 4.3" (only 1 vs 2 when the closing answer alone says it)."""
+            self.play(FadeInPlace(rows[0]), run_time=0.4)
+            for c in range(1, len(rows)):
+                if c == 2:
+                    self.hold_until(other)
+                kk, bar, num = rows[c]
+                t = (max(0.9, min(1.4, 0.8 * (other - self.time))) if c == 1 else 1.0) \
+                    if ends_said else 0.9
+                self.play(FadeInPlace(kk), run_time=0.3)
+                self.play(GrowFromEdge(bar, LEFT), run_time=t - 0.3)
+                self.play(FadeInPlace(num), run_time=0.3)
+        if ends_said or M.ANSWER not in moments:
+            show_rows()
         # (round 33) "so, for this one pair, bank does drift apart by sense: a little, mostly
         # at the output, and less than all three move together": the nearer end lit, then the
         # move all three share, a white bar to the same scale under the two distances
+        # (round 34b: "by sense, or by the shared word river; ... the money bank ends less far
+        # from sentence one's than the move all three share": the word underlined, then the
+        # 1 vs 2 distance and the shared move as bars)
         k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
-        moments = self.beat.get("moments") or {}
         end = self.beat_start + self.beat_end(beat)
         if M.ANSWER in moments:
             self.hold_until_moment(M.ANSWER)
-            word = str(v.contexts[0].focus.value).partition("#")[0]
-            self.sub_caption(f"This pair: the {word}s drift apart by sense, less than their shared move")
-            if k < len(rows):
+            if ends_said:
+                self.sub_caption(f"This pair: the {word}s drift apart by sense, less than "
+                                 "their shared move")
+            if k < len(rows) and ends_said:
                 self.pulse(rows[k], run_time=1.0)
+            elif not ends_said:     # "bank does drift apart": the banks' ends, lit
+                self.pulse(dots, run_time=1.2)
+            marks = VGroup(*[Underline(gl, buff=0.04, color=self.colors[j], stroke_width=4)
+                             for w in shared_w[:1]
+                             for j in (0, int(v.curves[int(v.gap.near.value)].pair[1].value))
+                             for gl in [self.word_glyphs(j, w)] if gl is not None])
+            if len(marks):
+                self.hold_until(self.said(M.ANSWER) + 2.6)
+                self.play(Create(marks), run_time=0.6)
+                self.wait(1.2)
+                self.play(FadeOutPlace(marks), run_time=0.3)
+                self.remove(*marks.get_family())
+            if not ends_said:
+                c_gap = self.cue_with("cosine gap")
+                self.hold_until(self.cue_at(c_gap) + 0.3 if c_gap is not None
+                                else self.said(M.ANSWER_SHARE) - 2.0)
+                self.play(FadeInPlace(gap_line), run_time=0.5)
+                self.hold_until(self.said(M.ANSWER_SHARE) - 0.3)
+                show_rows()
             y = rows[-1].get_center()[1] - 0.6
             together = inline(txt("the move all", SIZE, T.TEXT),
                               Num(pr.answer.n, decimals=0, size=SIZE),
@@ -1446,7 +1517,7 @@ class BankDriftScene(StoryboardScene):
         elif end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
             if k < len(rows):
                 self.pulse(rows[k], run_time=min(1.5, 0.8 * (end - self.time)))
-        self.stage.other = [back, rows]
+        self.stage.other = [back, rows, gap_line]
 
     def split_picture(self, left: float, top: float):
         """The reference's move split in two, in the full space and to one scale, one column
@@ -1811,13 +1882,18 @@ class BankDriftScene(StoryboardScene):
         # and step back as the bars slide down: bars between two faint lines were not seen)
         lit = ([DimPlace(c, 1 / 0.3) for c in pair] + [DimPlace(c, 0.45) for c in adj]
                if adjusted else [])
+        if adjusted:        # (round 34b: the axis reads what is lit: raw cosines again)
+            self.retitle(chart, "cosine", run_time=0.5, along=lit, along_time=0.6)
+            lit = []
         self.play(Create(shown), *lit, run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
-            self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
-                                            v.curves[far].adjusted, GAP_BAR_THIN)),
-                      *[DimPlace(c, 0.3) for c in pair],
-                      *[DimPlace(c, 1 / 0.45) for c in adj], run_time=1.6)
+            # (the axis's words go as they slide, "cosine − baseline" comes as they land)
+            self.retitle(chart, "cosine − baseline", run_time=0.5,
+                         along=[Transform(shown, bars(chart.p, v.curves[near].adjusted,
+                                                      v.curves[far].adjusted, GAP_BAR_THIN)),
+                                *[DimPlace(c, 0.3) for c in pair],
+                                *[DimPlace(c, 1 / 0.45) for c in adj]], along_time=1.6)
             self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
                                                                      - self.time))))
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
@@ -1836,7 +1912,7 @@ class BankDriftScene(StoryboardScene):
                   run_time=max(0.8, self.stretch(M.TOGETHER, 1.2, cap=1.6) - 0.6))
         self.stage.chart = None
         self.bring_to_front(shown)
-        row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP)
+        row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP, decimals=3)
         self.play(FadeInPlace(row[0]), run_time=0.4)
         # "up to X 2 within 0.04 of zero": a band that wide round zero, numbers state by state
         self.hold_until_moment(M.TOGETHER)
@@ -1850,9 +1926,9 @@ class BankDriftScene(StoryboardScene):
         # early gap than X^(0)'s, and then the band is just that width)
         at_start = abs(float(g.small) - abs(float(g.first))) < 1e-9
         # (short: at 22 px a longer line reached the first bar after the band)
-        within = (tight(inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
+        within = (tight(inline(Num(g.small, decimals=3, size=SIZE, color=T.POINTER, prefix="±"),
                                txt(": the gap at the start", SIZE, T.POINTER))) if at_start else
-                  Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"))
+                  Num(g.small, decimals=3, size=SIZE, color=T.POINTER, prefix="±"))
         # (clear of the bars to its right, the tick labels and the axis's name: over the
         # band's span, under it, or right of it; the first such place, else the first one)
         later = [shown[s] for s in range(tg + 1, n)]
