@@ -1927,7 +1927,7 @@ class BankDriftScene(StoryboardScene):
         at_start = abs(float(g.small) - abs(float(g.first))) < 1e-9
         # (short: at 22 px a longer line reached the first bar after the band)
         within = (tight(inline(Num(g.small, decimals=3, size=SIZE, color=T.POINTER, prefix="±"),
-                               txt(": the gap at the start", SIZE, T.POINTER))) if at_start else
+                               txt(": gap at the start", SIZE, T.POINTER))) if at_start else
                   Num(g.small, decimals=3, size=SIZE, color=T.POINTER, prefix="±"))
         # (clear of the bars to its right, the tick labels and the axis's name: over the
         # band's span, under it, or right of it; the first such place, else the first one)
