@@ -215,7 +215,7 @@ def test_a_set_where_the_answer_does_not_hold_gets_no_false_line(capsys, cache_d
     shown = "".join(m.text for m in split.all.get_family() if hasattr(m, "text"))
     for false in ("far", "onepath", "smaller", "mostly", "across"):
         assert false not in shown, (false, shown)
-    assert "fullspace,lengthstoscale" in shown and "share:" in shown
+    assert "toscale;ownarrows:%ofit" in shown and "share:" in shown
     # every own arrow drawn at its length, from the shared arrow's tip
     k = split.shared.get_length() / float(plan["data"]["projection"]["shared_move"])
     for a, own in zip(split.own, plan["data"]["projection"]["own_parts"]):

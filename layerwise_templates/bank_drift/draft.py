@@ -51,6 +51,7 @@ def build(c: Context) -> Draft:
                                              for k in same_start],
         moments={M.SENTENCES: "sentences", M.REFERENCE: "the first sentence",
                  M.EACH_OTHER: "each of the others",
+                 M.SAME_POS: "From X zero",       # (no wait at X^(0): said before the curve)
                  M.MONEY_END: "ends at", M.RIVER_END: "ends at#2",
                  M.TURN_AWAY: "ends at#2"})]
     base = d["base"]
@@ -70,7 +71,8 @@ def build(c: Context) -> Draft:
         expect=[f"max(data.similarity.baseline) - data.similarity.baseline[{peak}] ~= 0 ± 0.000001"],
         moments={M.UNRELATED: "Unrelated tokens", M.BASELINE_PEAK: "goes from",
                  M.BASE_FALLS: "and ends at",
-                 M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output"}))
+                 M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output",
+                 M.RISES: "At the output"}))
     ans = d["answer"]            # which answer statements the numbers hold (plan.answer)
     same = ans["one_path"]
     hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
@@ -131,7 +133,11 @@ def build(c: Context) -> Draft:
         + (" The own arrows point different ways: two ends lie farther apart than any own "
            "arrow is long." if apart else " The own arrows are what tells the sentences apart.")
         + " Each own arrow's shadow on the plane is drawn beside it. In the full space, the "
-        "ends lie " + ends("full_end_distances") + " from the first sentence's.",
+        "ends lie " + ends("full_end_distances") + " from the first sentence's."
+        # (round 33: the closing line answers the title, as the shipped storyboard's does)
+        + (" So, for these sentences, what sets them apart is smaller than the move all share."
+           if shared_most else
+           " So, for these sentences, set the own arrows against the move all share."),
         expect=["data.projection.other_move_range[1] - data.projection.other_move_range[0] "
                 ">= 0"]
         + (["data.projection.other_move_range[0] / data.projection.full_depth_distance > 0.5"]
@@ -143,19 +149,20 @@ def build(c: Context) -> Draft:
         moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
                  M.MEAN_END: "mean end",
-                 M.OWN_START: "own start", M.OWN: "own arrow", M.HALF: "at most",
+                 M.OWN_START: "own start", M.OWN: "own arrow", M.RIGHT_ANGLES: "own arrow",
+                 M.HALF: "at most",
                  M.SHARED_SUM: "the part they all share",
                  M.NOT_MEASURED: "why they share it",
-                 M.WAYS: "Each own arrow", M.FULL_ENDS: "In the full space",
-                 M.END_OTHER: f"the {nth[2]} sentence's"})
+                 M.WAYS: "Each own arrow", M.ANSWER_SHARE: "In the full space",
+                 M.ANSWER: "So, for these sentences"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:
-        early = (f"Up to X {integer_words(g['together'])} it stays within {{data.gap.small:.2f}} of "
+        early = (f"Up to X {integer_words(g['together'])} it stays within {{data.gap.small:.3f}} of "
                  "zero: the two are about equally close to the first sentence's.")
         early_expect = [f"data.gap.together == {g['together']}"]
     else:
-        early = "Up to X zero it is already {data.gap.first:.2f}."
+        early = "Up to X zero it is already {data.gap.first:.3f}."
         early_expect = []
     widest = ", its widest" if g["widest"] == L else ""
     opens = g["values"][-1] - g["values"][g["together"]] > 0.05
@@ -169,7 +176,7 @@ def build(c: Context) -> Draft:
         f"{{data.curves[{near}].raw[-1]:.2f}}; the {nth[far + 1]} sentence's ends lowest, at "
         f"{{data.curves[{far}].raw[-1]:.2f}}. Take the gap between them at each state. The "
         "baseline is the same for both, so it cancels. " + early
-        + f" {then}, and at the output it is {{data.gap.last:.2f}}{widest}. If "
+        + f" {then}, and at the output it is {{data.gap.last:.3f}}{widest}. If "
         f"the {nth[near + 1]} sentence uses {said} in the first sentence's sense and the "
         f"{nth[far + 1]} in another, this gap is the sense signal. Each curve is one pair of "
         "sentences."

@@ -4,25 +4,28 @@ scene waits on these very names (a storyboard's `moments:` says where each is sp
 # similarity: the raw curves
 SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END = (
     "sentences", "reference", "each_other", "money_end", "river_end")
+SAME_POS = "same_pos"           # "the same position": the positions come, the curve waits
 TURN_AWAY = "turn_away"         # the raw curves' answer: both ends lit
 # baseline
 UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
     "unrelated", "baseline_peak", "subtract", "adjusted_ends")
 BASE_FALLS = "base_falls"       # the baseline's last step, with the money curve's
+RISES = "rises"                 # the adjusted curves' last step: the near one rises, far falls
 # projection
 PLANE, AXES, SAME_PATH, IN_PLANE, SENTENCE_MOVES, OFF_PLANE = (
     "plane", "axes", "same_path", "in_plane", "sentence_moves", "off_plane")
 CLOUD, DIRECTIONS, PC2 = "cloud", "directions", "pc2"     # PCA happening: states, PC1, PC2
 # the split, one statement at a time: the shared part; each sentence's own part
 SPLIT, OWN = "split", "own"
+RIGHT_ANGLES = "right_angles"   # "nearly at right angles": a corner mark at each own arrow
 WAYS = "ways"                   # the own arrows lie mostly off the plane
 HALF = "half"                   # "under half as long": the own arrow laid beside the shared one
 OWN_START = "own_start"         # "drawn from each bank's own start": the columns' start dots
 MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together"   # the
 # shared arrow's ends named, then the paths it stands for
 SHARED_SUM = "shared_sum"       # the answer: the shared arrow, lit as it is said
-FULL_ENDS = "full_ends"         # the ends' distances in the full space, 1 vs each other
-END_OTHER = "end_other"         # ... the second of them said (its row comes with it)
+ANSWER = "answer"               # the closing answer to the title: the shared move's bar too
+ANSWER_SHARE = "answer_share"   # ... "ends less far ... than the move all three share": the bars
 NOT_MEASURED = "not_measured"   # "why they share it is not measured here": said on screen too
 ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
 # gap
@@ -31,11 +34,11 @@ GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
 SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 
 BY_SHOW = {
-    "similarity": (SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END, TURN_AWAY),
-    "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS),
+    "similarity": (SENTENCES, REFERENCE, EACH_OTHER, SAME_POS, MONEY_END, RIVER_END, TURN_AWAY),
+    "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS, RISES),
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
                    OFF_PLANE),
-    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, HALF,
-              SHARED_SUM, NOT_MEASURED, WAYS, FULL_ENDS, END_OTHER),
+    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, RIGHT_ANGLES, HALF,
+              SHARED_SUM, NOT_MEASURED, WAYS, ANSWER, ANSWER_SHARE),
     "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
 }

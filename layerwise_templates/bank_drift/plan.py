@@ -197,6 +197,11 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["own_shown"] = [
         float(np.hypot(*((xy[c, -1] - xy[c, 0]) - (xy_mean_end - xy_mean_start)))) / f
         if f > 0 else 1.0 for c, f in enumerate(projection["own_parts"])]
+    # (round 33) each own part as a percentage of the shared move (the columns' labels: "under
+    # half" read off them), and each shadow's share as a percentage (the shadows' labels)
+    projection["own_share_percent"] = [100.0 * o / max(projection["shared_move"], 1e-12)
+                                       for o in projection["own_parts"]]
+    projection["own_shown_percent"] = [100.0 * f for f in projection["own_shown"]]
     # the shared move's start and end on the plane (the sentences' mean X^(0) and X^(L))
     projection["shared_xy"] = [xy_mean_start.tolist(), xy_mean_end.tolist()]
     # the yardstick for "far": how far every other word of these sentences moves from its
@@ -278,6 +283,12 @@ def gap(curves: list[dict], base) -> dict:
             "last": values[-1], "widest": widest, "together": together,
             "small": float(max(abs(v) for v in values[:together + 1])),
             "fall_near": float(fall_near[together]), "fall_far": float(fall_far[together]),
+            # (round 34) over the last layer, baseline subtracted: how far the near curve rises
+            # and the far curve falls (the gap's last jump is the two together)
+            "last_rise_near": float((curves[near]["raw"][-1] - base[-1])
+                                    - (curves[near]["raw"][-2] - base[-2])),
+            "last_fall_far": float((curves[far]["raw"][-2] - base[-2])
+                                   - (curves[far]["raw"][-1] - base[-1])),
             # every tick labelled, a tenth apart (0.1 was drawn unlabelled between 0 and 0.2)
             "y_range": [lo, hi],
             "y_ticks": [round(lo + 0.1 * i, 2) for i in range(int(round((hi - lo) / 0.1)) + 1)]}

@@ -37,7 +37,7 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle,
                    Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
-                   VMobject, always_redraw,
+                   VMobject, ValueTracker, always_redraw,
                    GrowFromEdge, Succession, linear, smooth, squish_rate_func)
 
 from scenes import theme as T
@@ -45,7 +45,8 @@ from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene, overlaps
 from scenes.legibility import is_text
 from scenes.mobjects.text import baseline as baseline_y
-from scenes.mobjects import Num, TickAxes, glyph_span, highlighted, inline, math, swatch, txt
+from scenes.mobjects import Num, TickAxes, glyph_span, highlighted, math, swatch, txt
+from scenes.mobjects import inline as _inline
 from . import moments as M
 from scenes.animations import DimPlace
 from .view import Data
@@ -59,13 +60,27 @@ NAME_WIDTH = 2.6                # the row-label column left of the plot
 ROW_STEP = 0.36
 TOP = 3.05                      # below the title
 BOTTOM = -2.95                  # above the caption
-GAP = T.TEXT                    # the gap's bars and numbers (yellow is the highlight alone)
+GAP = T.PROBE_SENSE             # the gap's bars and numbers: the sense signal, a colour of its
+                                # own (round 34b: white was also the shared move's)
 GAP_BAR = 14                    # the gap bars' stroke width on their own chart
 GAP_BAR_THIN = 6                # ... and between two curves
 
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
 BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
+WORD_GAP = 0.15                 # between a word and a number in one line (0.09 read "all3banks")
+
+
+def inline(*parts, buff: float = WORD_GAP) -> VGroup:
+    """scenes' inline, a word space wide between its pieces (round 34: mono digits sat
+    against the words)."""
+    return _inline(*parts, buff=buff)
+
+
+def tight(row: VGroup) -> VGroup:
+    """The row's last piece (a "'s ..." or ": ...") moved up against the piece before it."""
+    row[-1].shift(LEFT * (WORD_GAP - 0.04))
+    return row
 
 
 def window(sentence: str, word: str, n: int = LEGEND_WORDS) -> str:
@@ -422,9 +437,9 @@ class BankDriftScene(StoryboardScene):
                 slash = VGroup(*[Line(at + d + np.array([-0.13, -0.06, 0]),
                                       at + d + np.array([0.13, 0.06, 0]), color=T.TEXT,
                                       stroke_width=2.5) for d in (DOWN * 0.055, UP * 0.055)])
-                note = inline(txt("axis zoomed: it starts at", SIZE, T.TEXT),
-                              Num(g.cos_range[0], decimals=1, size=SIZE, color=T.MUTED),
-                              txt(", not 0", SIZE, T.TEXT))
+                note = tight(inline(txt("axis zoomed: it starts at", SIZE, T.TEXT),
+                                    Num(g.cos_range[0], decimals=1, size=SIZE, color=T.MUTED),
+                                    txt(", not 0", SIZE, T.TEXT)))
                 note.next_to(a, UP, buff=0.12).align_to(a, RIGHT)
                 chart.zoom_marks = VGroup(gap, slash, note)
                 chart.add(chart.zoom_marks)
@@ -452,7 +467,10 @@ class BankDriftScene(StoryboardScene):
             self.remove(*marks.get_family())
             chart.zoom_marks = None
         run_time = max(0.6, run_time - 0.6)
-        anims = [Transform(old.axes, new.axes)]
+        # (round 34: the rescale says itself, where the zoom's note was, while it happens)
+        full = txt("axis now full: from 0 to 1", SIZE, T.MUTED)
+        full.next_to(new.axes, UP, buff=0.12).align_to(new.axes, RIGHT)
+        anims = [Transform(old.axes, new.axes), FadeInPlace(full)]
         for name, (segs, dots) in chart.curves.items():
             values = [chart.ax.axes.p2c(d.get_center())[1] for d in dots]
             pts = [wide.p(s, y) for s, y in enumerate(values)]
@@ -467,14 +485,16 @@ class BankDriftScene(StoryboardScene):
         # break the chart up into loose pieces)
         for m in arrivals:
             self.drop_wrapper(m)
+        self.widened_note = full        # (it leaves as the next line over the chart comes)
         chart.remove(old)
         chart.ax = new
         chart.add_to_back(new)
         chart.lo, chart.wide = wide.lo, True
 
-    def number_row(self, chart: CosineChart, key, label: str, values, color) -> VGroup:
+    def number_row(self, chart: CosineChart, key, label: str, values, color,
+                   decimals: int = 2) -> VGroup:
         y = chart.next_row_y()
-        nums = VGroup(*thinned([Num(val, decimals=2, size=SIZE, color=color)
+        nums = VGroup(*thinned([Num(val, decimals=decimals, size=SIZE, color=color)
                                 .move_to([chart.p(s, 0)[0], y, 0])
                                 for s, val in enumerate(values)], chart.stride))
         # (a curve's row is named by its pair alone: "raw" would be a word before the
@@ -488,9 +508,12 @@ class BankDriftScene(StoryboardScene):
         return VGroup(name, nums)
 
     def draw_curve(self, chart: CosineChart, name: str, values, color, key, label: str,
-                   until: float | None = None, dashed: bool = False) -> None:
+                   until: float | None = None, dashed: bool = False,
+                   after_first=None) -> None:
         """Point by point: dot, segment from the previous state, the number below; spread
-        so the last lands by scene time `until` (or quickly)."""
+        so the last lands by scene time `until` (or quickly). `after_first`, if given, runs
+        once the first point is drawn (it may wait for the voice); the rest then share what
+        is left until `until`."""
         row = self.number_row(chart, key, label, values, color)
         chart.rows[name] = row
         self.play(FadeInPlace(row[0]), run_time=0.3)
@@ -510,6 +533,10 @@ class BankDriftScene(StoryboardScene):
             self.play(*anims, run_time=per)
             dots.add(dot)
             prev = pt
+            if s == 0 and after_first is not None:
+                after_first()
+                if until is not None:
+                    per = self.pace(until, n - 1, 0.3, cap=2.0)
         chart.curves[name] = VGroup(segs, dots)
         self.adopt(chart, row, chart.curves[name])
 
@@ -519,19 +546,30 @@ class BankDriftScene(StoryboardScene):
         for k, c in enumerate(self.v.curves):
             if f"raw{k}" in chart.curves:
                 continue
-            until = None
+            until, first = None, None
             if paced:
                 pos = self.stage.positions
-                if pos is not None:     # each sentence's position, as the voice names them
+
+                def show_positions(pos=pos, c=c) -> None:
                     shown = [pos[i] for i in c.pair.values]
                     new = [m for m in shown if m not in self.stage.other]
                     if new:
                         self.play(*[FadeInPlace(m) for m in new], run_time=0.4)
                         self.stage.other += new
                     self.emphasize(*shown, run_time=0.8)
+                # (round 34) "... as the same token at the same position gives the same X
+                # zero": the curve waits at X^(0) and the positions come as that is said
+                later = k == 0 and M.SAME_POS in (self.beat.get("moments") or {})
+                if pos is not None:     # each sentence's position, as the voice names them
+                    if later:
+                        def first(show=show_positions) -> None:
+                            self.hold_until(self.said(M.SAME_POS) - 0.2)
+                            show()
+                    else:
+                        show_positions()
                 until = self.said(M.MONEY_END if k == 0 else M.RIVER_END)
             self.draw_curve(chart, f"raw{k}", raw(c), self.curve_color(k), self.pair_key(k),
-                            None, until=until)
+                            None, until=until, after_first=first)
             if paced:
                 self.hold_until_moment(M.MONEY_END if k == 0 else M.RIVER_END)
                 ends = VGroup(chart.curves[f"raw{k}"][1][0], chart.curves[f"raw{k}"][1][-1],
@@ -561,9 +599,11 @@ class BankDriftScene(StoryboardScene):
                   color=T.MUTED, stroke_width=2)
         mid = o + 0.62 * r * np.array([np.cos(rad / 2), np.sin(rad / 2), 0.0])
         theta = txt("θ", SIZE, T.MUTED).move_to(mid + np.array([0.12, 0, 0]))
+        if deg < 16:            # (a shut angle has no room for its name: it fades)
+            theta.set_opacity(max(0.0, (deg - 6.0) / 10.0))
         return VGroup(arrow, arc, theta)
 
-    def angle_intro(self, until: float) -> None:
+    def angle_intro(self, until: float, ref_glyphs=None) -> None:
         """A cosine is an angle: sentence 1's state as an arrow and another sentence's at the
         angle of the money curve's last cosine (lengths drawn equal), drawn large and alone
         on the stage under the key while the voice defines it; it leaves by `until` (the
@@ -584,16 +624,54 @@ class BankDriftScene(StoryboardScene):
         note.next_to(o, LEFT, buff=0.6).align_to(o + UP * 0.05, DOWN)
         panel = VGroup(ref, moving, note)
         panel.move_to([0, (top + BOTTOM) / 2, 0])
-        self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=1.5))
+        self.angle_origin = o = np.array(ref.get_start())      # (where the panel now stands)
+        if ref_glyphs is not None:      # (round 34b: "compare sentence one's bank": its arrow
+            # grows as the word is boxed, so the stage is never empty while the voice speaks)
+            self.emphasize(ref_glyphs, run_time=self.stretch(M.EACH_OTHER, 0.8, cap=1.5),
+                           extra=[GrowArrow(ref)])
+        else:
+            self.play(GrowArrow(ref), run_time=self.stretch(M.EACH_OTHER, 0.5, cap=1.5))
         self.hold_until_moment(M.EACH_OTHER)
         others = self.stage.legend[1:len(self.v.contexts)] if self.stage.legend else []
         # "each of the others": the other sentences are circled as the second arrow grows
         self.emphasize(*others, run_time=0.9,
                        extra=[GrowArrow(moving[0]), Create(moving[1]), FadeInPlace(moving[2]),
                               FadeInPlace(note[0])])
-        self.play(FadeInPlace(note[1:]), run_time=0.5)
-        self.emphasize(moving[1], note[0], run_time=max(0.6, min(2.5, 0.85 * (
-            until - self.time) - 0.5)))
+        # (round 34) "one when they point the same way": the second arrow swings shut onto
+        # the first and open again, a cos θ meter beside the angle filling to 1 as it shuts
+        # (an illustration: the open angle is the money curve's last cosine's, from the plan)
+        deg0 = float(self.v.curves[0].angle_deg[-1])
+        turn = ValueTracker(deg0)
+        track_w = 1.6
+        x_m = o[0] + r + 0.5
+        y_m = o[1] + 0.35 * r
+        track = Line([x_m, y_m, 0], [x_m + track_w, y_m, 0], color=T.MUTED, stroke_width=2)
+        ends_lab = VGroup(txt("0", big, T.MUTED).next_to(track.get_start(), DOWN, buff=0.12),
+                          txt("1", big, T.MUTED).next_to(track.get_end(), DOWN, buff=0.12))
+        name = txt("cos θ", big, T.TEXT).next_to(track, UP, buff=0.2).align_to(track, LEFT)
+
+        def fill_now() -> Line:
+            f = max(1e-3, float(np.cos(np.radians(turn.get_value()))))
+            return Line([x_m, y_m, 0], [x_m + track_w * f, y_m, 0],
+                        color=self.curve_color(0), stroke_width=10,
+                        cap_style=CapStyleType.BUTT)
+        live = fill_now()
+        meter = VGroup(track, ends_lab, name, live)
+        swing = moving
+
+        def follow(m) -> None:
+            m.become(self.angle_at(turn.get_value(), self.curve_color(0)))
+        self.play(FadeInPlace(note[1:]), FadeInPlace(meter), run_time=0.5)
+        live.add_updater(lambda m: m.become(fill_now()))
+        self.add(swing)         # (its parts came in one by one: the group itself, updated)
+        swing.add_updater(follow)
+        room = max(1.2, until - self.time - 0.9)
+        self.play(turn.animate.set_value(0.0), run_time=min(2.0, 0.45 * room))
+        self.play(Indicate_(ends_lab[1], 1.3), run_time=0.5)
+        self.play(turn.animate.set_value(deg0), run_time=min(1.6, 0.35 * room))
+        live.clear_updaters()
+        swing.clear_updaters()
+        panel.add(meter)
         # (it stays until the voice moves on: no empty stage before the chart, round 32)
         if self.beat.get("cues"):       # (silent: no cue to wait for)
             self.hold_until(until - 0.75)
@@ -643,9 +721,8 @@ class BankDriftScene(StoryboardScene):
             self.remove(under)
         self.settle_legend(run_time=0.8)         # the sentences become the key, under the title
         if ref_first:   # "compare sentence one's bank with each of the others by the cosine"
-            self.hold_until_moment(M.REFERENCE)
-            self.point_at(legend[0], run_time=0.8)
-            self.angle_intro(self.cue_at(axis_cue))
+            self.hold_until(self.said(M.REFERENCE) - 0.4)
+            self.angle_intro(self.cue_at(axis_cue), ref_glyphs=self.focus_glyphs(0))
         # "from X zero ... to X six": the axis comes in on those words
         if cues:                                # (silent: at once)
             self.hold_until(self.cue_at(axis_cue) - 0.3)
@@ -658,7 +735,7 @@ class BankDriftScene(StoryboardScene):
         self.emphasize(ticks[-1], run_time=0.6)
         if not ref_first:
             self.hold_until_moment(M.REFERENCE)
-            self.point_at(legend[0], run_time=0.8)
+            self.emphasize(self.focus_glyphs(0), run_time=0.8)     # (round 34: no arrow)
         self.stage.positions = self.position_labels(legend)
         chart = self.raw_curves(paced=True)
         # the curves' answer: every bank ends lower than it starts, one far more
@@ -698,6 +775,12 @@ class BankDriftScene(StoryboardScene):
         example = note(True)
         if example.get_left()[0] < chart.ax.axes.get_left()[0] + 0.9:   # over the y label:
             example = note(False)                                      # the short line
+        full = getattr(self, "widened_note", None)
+        if full is not None:        # (out, then the baseline's line in: never two on a spot)
+            self.hold_until(self.time + 0.6)
+            self.play(FadeOutPlace(full), run_time=0.3)
+            self.remove(*full.get_family())
+            self.widened_note = None
         self.play(FadeInPlace(example), run_time=0.6)
         self.adopt(chart, example)
         chart.note = example
@@ -723,18 +806,39 @@ class BankDriftScene(StoryboardScene):
         bfall = Line(np.array([xb + 0.22, chart.p(last, float(od.baseline_from))[1], 0]),
                      np.array([xb + 0.22, chart.p(last, float(od.baseline_to))[1], 0]),
                      color=T.MUTED, stroke_width=9, cap_style=CapStyleType.BUTT)
+        len_m, len_b = fall.get_length(), bfall.get_length()
         segs_m, dots_m = chart.curves[f"raw{drop}"]
         segs_b, dots_b = chart.curves["baseline"]
-        per = max(0.7, min(1.2, (self.said(M.SUBTRACT) - self.time - 1.2) / 3))
+        per = max(0.7, min(1.2, (self.said(M.SUBTRACT) - self.time - 1.7) / 3))
         self.play(*[Indicate_(m, 1.0) for m in (segs_m[-1], dots_m[-2], dots_m[-1])],
                   TransformFromCopy(segs_m[-1], fall), run_time=per)
         self.play(*[Indicate_(m, 1.0) for m in (segs_b[-1], dots_b[-2], dots_b[-1])],
                   TransformFromCopy(segs_b[-1], bfall), run_time=per)
-        self.play(bfall.animate.shift(UP * (fall.get_top()[1] - bfall.get_top()[1])),
-                  run_time=per)
-        falls = VGroup(fall, bfall)
+        # (round 33: the two falls, 20 px on the axis, move into the chart's empty middle and
+        # grow there, both by one factor, side by side, bottoms level, each labelled)
+        grow = 3.0
+        x_mid = chart.p(last - 0.9, 0.0)[0]
+        y_bot = chart.p(last, 0.36)[1]
+        big = VGroup(
+            Line([x_mid, y_bot, 0], [x_mid, y_bot + len_m * grow, 0],
+                 color=self.curve_color(drop), stroke_width=16, cap_style=CapStyleType.BUTT),
+            Line([x_mid + 0.4, y_bot, 0], [x_mid + 0.4, y_bot + len_b * grow, 0],
+                 color=T.MUTED, stroke_width=16, cap_style=CapStyleType.BUTT))
+        labs = VGroup(
+            inline(txt("money fall", SIZE, self.curve_color(drop)),
+                   Num(od.raw_fall, decimals=2, size=SIZE, color=self.curve_color(drop))),
+            inline(txt("baseline fall", SIZE, T.MUTED),
+                   Num(od.baseline_fall, decimals=2, size=SIZE, color=T.MUTED)))
+        labs[0].next_to(big[0], LEFT, buff=0.2).align_to(big[0], UP)
+        labs[1].next_to(labs[0], DOWN, buff=0.12).align_to(labs[0], RIGHT)
+        scale_note = txt(f"both drawn ×{grow:.0f}", SIZE, T.MUTED)
+        scale_note.next_to(labs, DOWN, buff=0.12).align_to(labs, RIGHT)
+        # (the labels come with the move: they are read as the voice says "most of")
+        self.play(Transform(fall, big[0]), Transform(bfall, big[1]), FadeInPlace(labs),
+                  FadeInPlace(scale_note), run_time=per + 0.3)
+        falls = VGroup(fall, bfall, labs, scale_note)
         self.hold_until_moment(M.SUBTRACT)
-        self.play(FadeOut(falls), run_time=0.3)
+        self.play(FadeOutPlace(falls), run_time=0.3)
         self.remove(*falls.get_family())
         # the rows of numbers have been read and leave (no number turns into another in
         # place); the adjusted curves' ends get their numbers once, beside them, at the end
@@ -801,8 +905,20 @@ class BankDriftScene(StoryboardScene):
         left = self.beat_start + self.beat_end(beat) - self.time
         self.play(FadeInPlace(labels), run_time=0.5)
         self.play(Create(box), run_time=0.5)
+        rises = M.RISES in (self.beat.get("moments") or {})
+        if rises:
+            left = self.said(M.RISES) - self.time
         self.emphasize(*[chart.curves[f"adj{k}"][1][-1] for k in range(len(v.curves))],
                        run_time=max(0.6, min(2.5, 0.85 * left - 1.0)))
+        if rises:
+            # (round 34) "on that last step, the river bank now rises more than the money bank
+            # falls": each adjusted curve's last segment thickens, the near one first
+            self.hold_until_moment(M.RISES)
+            g = v.gap
+            for k in (int(g.near.value), int(g.far.value)):
+                seg = chart.curves[f"adj{k}"][0][-1]
+                self.play(seg.animate.set_stroke(width=8), run_time=0.6)
+                self.play(seg.animate.set_stroke(width=3), run_time=0.5)
         self.adopt(chart, labels, head, box)
         chart.box = VGroup(labels, head, box)     # they leave with the baseline's pieces
         del base
@@ -891,19 +1007,37 @@ class BankDriftScene(StoryboardScene):
                                stroke_width=0, fill_color=T.BACKGROUND,
                                fill_opacity=0.9).move_to(scale_bar)
         self._grid_scale = VGroup(scale_back, scale_bar)
+        end_label = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
+        ends = VGroup(*[Dot(plane.c2p(*xy[c][-1]), radius=0.09) for c in range(len(dots))])
+        out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
+        end_label.next_to(ends, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
+        if end_label.get_right()[0] > plane.get_right()[0] or \
+                end_label.get_left()[0] < plane.get_left()[0]:     # (kept inside the plot)
+            end_label.next_to(ends, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
+        if overlaps(end_label, scale_bar, pad=0.04):   # (clear of the grid's scale, there
+            for d in (UP, DOWN, LEFT, RIGHT):          # from the grid's first frame)
+                end_label.next_to(ends, d, buff=0.25)
+                if not overlaps(end_label, scale_bar, pad=0.04) and \
+                        plane.get_left()[0] <= end_label.get_left()[0] and \
+                        end_label.get_right()[0] <= plane.get_right()[0]:
+                    break
+        # (round 33: X^(0) and X^(L) are named as the dots land, not only when the paths come)
+        self._land_labels = VGroup(start, end_label)
         ghosts = self.pca_happening(plane, head, pc, xy)
         pc = self.pc_axes           # the PC1/PC2 axes stay: the plane's frame all beat
         # X^(0)'s label clear of the axes' names (PC1's sits at its axis's right end, where a
         # path may start): the first side of its dot that is
         at0 = plane.c2p(*xy[0][0])
         if any(overlaps(start, m, pad=0.04) for m in pc[2:]):
+            to = start.copy()
             for d in (DOWN, back, UP, LEFT, DL, UL, DR, UR, RIGHT):
-                start.next_to(at0, d, buff=0.2)
-                if not any(overlaps(start, m, pad=0.04) for m in pc[2:]) and \
-                        start.get_right()[0] < 7.11 - T.EDGE:
+                to.next_to(at0, d, buff=0.2)
+                if not any(overlaps(to, m, pad=0.04) for m in pc[2:]) and \
+                        to.get_right()[0] < 7.11 - T.EDGE:
                     break
+            self.play(start.animate.move_to(to), run_time=0.4)     # (on screen: it moves)
         # the paths start from X^(0): each sentence's first state, lit (the others stay faint)
-        self.play(FadeInPlace(dots), FadeInPlace(start), run_time=0.5)
+        self.play(FadeInPlace(dots), run_time=0.5)
         n = len(v.states)
         marks = VGroup()    # (round 32: only X^(0) and X^(L) are named: labels along the
         # paths crowded the plot's left edge and sat on the lines)
@@ -921,20 +1055,6 @@ class BankDriftScene(StoryboardScene):
             for c, (tr, f) in enumerate(zip(trails, full)):
                 tr.pointwise_become_partial(f, 0, max(1e-4, alpha))
                 dots[c].move_to(tr.get_end())
-        end_label = math(v.states[-1].math.value, PLANE_MATH, T.TEXT)
-        ends = VGroup(*[Dot(plane.c2p(*xy[c][-1]), radius=0.09) for c in range(len(dots))])
-        out = plane.c2p(*xy[0][-1]) - plane.c2p(*xy[0][0])
-        end_label.next_to(ends, RIGHT if out[0] >= 0 else LEFT, buff=0.25)
-        if end_label.get_right()[0] > plane.get_right()[0] or \
-                end_label.get_left()[0] < plane.get_left()[0]:     # (kept inside the plot)
-            end_label.next_to(ends, LEFT if out[0] >= 0 else RIGHT, buff=0.25)
-        if overlaps(end_label, scale_bar, pad=0.04):   # (clear of the grid's scale, there
-            for d in (UP, DOWN, LEFT, RIGHT):          # from the grid's first frame)
-                end_label.next_to(ends, d, buff=0.25)
-                if not overlaps(end_label, scale_bar, pad=0.04) and \
-                        plane.get_left()[0] <= end_label.get_left()[0] and \
-                        end_label.get_right()[0] <= plane.get_right()[0]:
-                    break
         self.hold_until_moment(M.SAME_PATH)
         run = max(2.0, min(4.5, 0.9 * (self.said(M.IN_PLANE) - self.time) - 0.8))
         self.play(UpdateFromAlphaFunc(VGroup(trails, dots), grow, rate_func=linear),
@@ -943,7 +1063,6 @@ class BankDriftScene(StoryboardScene):
             trails[c].become(f.copy().set_stroke(self.colors[c], 2.5, 0.85))
             dots[c].move_to(plane.c2p(*xy[c][-1]))
         self.bring_to_front(dots)
-        self.play(FadeInPlace(end_label), run_time=0.3)
         # one pair's ends, in the plane and in the full space (round 32: one comparison, not
         # a table): sentence 1's end to sentence 2's, a segment on the plane, its two lengths
         # in the side column, one row as each is said
@@ -955,6 +1074,9 @@ class BankDriftScene(StoryboardScene):
         # beside it; "1.2 vs 6.6" is seen, not only read)
         room = 7.11 - T.EDGE - side_x - 0.2 - Num(pr.full_end_distances[k0], decimals=1,
                                                    size=SIZE).width
+        # (round 34b: the output state's length only when the voice says it; the shipped
+        # storyboard no longer does: the shared move's bar gives the scale at the close)
+        norm_said = "output state" in str(self.beat.get("narration") or "")
         ku = min(unit, room / max(1e-9, max(float(x) for x in [*pr.full_end_distances,
                                                                 pr.output_norm])))
         self.bar_unit = ku
@@ -971,12 +1093,14 @@ class BankDriftScene(StoryboardScene):
             txt("in the full space:", SIZE, T.TEXT),
             dist_bar(pr.full_end_distances[k0]),
             # (the scale of a distance: the length of sentence 1's output state itself)
-            inline(txt("length of", SIZE, T.TEXT), self.pair_key(0)[0],
-                   txt("'s output state:", SIZE, T.TEXT)),
+            tight(inline(txt("length of", SIZE, T.TEXT), self.pair_key(0)[0],
+                         txt("'s output state:", SIZE, T.TEXT))),
             dist_bar(pr.output_norm, T.MUTED),
         ).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
         for r in (rows[2], rows[4], rows[6]):
             r[1].next_to(r[0], RIGHT, buff=0.12)
+        if not norm_said:       # (its two rows not drawn: the answer comes right under 6.6)
+            rows.remove(rows[6], rows[5])
         ans = pr.answer
         where = {"mostly": ("apart: mostly", "off this plane"),
                  "partly": ("apart: partly", "off this plane"),
@@ -1009,14 +1133,17 @@ class BankDriftScene(StoryboardScene):
         self.emphasize(rows[2][1], rows[4][1], run_time=0.8)
         # "... where sentence one's output state is itself 10.1 long": its length, a grey bar
         # to the same scale under the two distances
-        self.hold_until(self.said(M.OFF_PLANE) - 2.6)
-        self.play(FadeInPlace(rows[5]), run_time=0.3)
-        self.play(GrowFromEdge(rows[6][0], LEFT), run_time=0.9)
-        self.play(FadeInPlace(rows[6][1]), run_time=0.3)
+        if norm_said:
+            self.hold_until(self.said(M.OFF_PLANE) - 2.6)
+            self.play(FadeInPlace(rows[5]), run_time=0.3)
+            self.play(GrowFromEdge(rows[6][0], LEFT), run_time=0.9)
+            self.play(FadeInPlace(rows[6][1]), run_time=0.3)
         # "what tells the banks apart lies mostly off this plane": said under the bars that
         # show it
         self.hold_until_moment(M.OFF_PLANE)
-        self.play(FadeInPlace(off), run_time=0.4)
+        # (round 33: the length, read, steps back: the answer is read against 1.2 vs 6.6)
+        self.play(FadeInPlace(off), *([DimPlace(rows[5], 0.4), DimPlace(rows[6], 0.4)]
+                                      if norm_said else []), run_time=0.4)
         self.emphasize(off, run_time=0.8)
         # the plane stays for the split (its own beat since round 32): what it reads
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
@@ -1031,30 +1158,37 @@ class BankDriftScene(StoryboardScene):
         self.stage.pca = pca
         self.stage.other = [back, side, seg]
 
-    def retitle(self, chart, text: str, run_time: float = 0.5) -> None:
+    def retitle(self, chart, text: str, run_time: float = 0.5, along=(),
+                along_time: float | None = None) -> None:
         """The cosine chart's head becomes `text`, in place (left edge kept); the baseline's
-        note over the chart is shortened first when the two would meet."""
+        note over the chart is shortened when the two would meet. (Round 33: the old words
+        fade out first, then the new ones in: never two lines of glyphs on one spot. Round
+        34b: `along` plays with the fading out, over `along_time`: the curves the new words
+        name move while the old words go, and the new words come when they are there.)"""
         head = getattr(chart, "head", None)
         if head is None:
             return
         new = txt(text, SIZE, T.TEXT).move_to(head).align_to(head, LEFT)
         note = getattr(chart, "note", None)
-        anims = [Transform(head, new)]
+        short = None
         if note is not None and any(x.get_fill_opacity() > 0.05
                                     for x in note.family_members_with_points()) and \
                 overlaps(new, note, pad=0.1):
             short = inline(txt("dashed:", SIZE, T.TEXT), txt("baseline", SIZE, T.MUTED))
             short.move_to(note).align_to(note, RIGHT)
-            # (the long line dims away inside the chart, the short one comes in and joins it:
-            # a removal would break the chart up into loose pieces)
-            anims += [DimPlace(note, 0.0), FadeInPlace(short)]
-            self.play(*anims, run_time=run_time)
+        half = max(0.2, run_time / 2)
+        # out: dimmed to nothing in place (a removal mid-chart would break the chart up)
+        self.play(DimPlace(head, 0.0), *([DimPlace(note, 0.0)] if short is not None else []),
+                  *along, run_time=along_time if along and along_time else half)
+        head.become(new)            # (drawn only from the next frame on: at opacity 0 there)
+        if short is not None:
             chart.remove(note)
             self.remove(*note.get_family())
+        self.play(FadeInPlace(head), *([FadeInPlace(short)] if short is not None else []),
+                  run_time=half)
+        if short is not None:
             self.adopt(chart, short)
             chart.note = short
-            return
-        self.play(*anims, run_time=run_time)
 
     def pulse(self, *ms, run_time: float = 0.8) -> None:
         """What the voice names flashes in the highlight's colour, in place (no box)."""
@@ -1137,7 +1271,7 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.OWN_START)
         self.play(*lifts, FadeInPlace(split.start), *[FadeInPlace(cp[0]) for cp in split.copies],
                   *[FadeInPlace(m) for m in split.names], FadeInPlace(split.scale_note),
-                  run_time=1.4)
+                  run_time=max(1.4, min(2.4, 0.8 * (self.said(M.OWN) - self.time))))
         for lf in lifts:
             self.remove(lf.mobject)
         self.add(split.shared, *split.copies)
@@ -1154,6 +1288,32 @@ class BankDriftScene(StoryboardScene):
         split.all.remove(split.equation)        # (gone: not faded out again with the rest)
         k = int(pr.own_longest)
         moments = self.beat.get("moments") or {}
+        lo_deg, hi_deg = (float(x) for x in pr.own_angle_range)
+        if M.RIGHT_ANGLES in moments and 75.0 < lo_deg and hi_deg < 105.0:
+            # (round 34) "nearly at right angles to it": a corner mark where each own arrow
+            # leaves its shared arrow's tip (the plan's own_angles_deg: 78-101° here)
+            corners = VGroup()
+            for c, own in enumerate(split.own):
+                col = split.shared if c == 0 else split.copies[c - 1][1]
+                t0 = own.get_start()
+                u = col.get_start() - t0
+                w = own.get_end() - t0
+                u, w = (0.28 * x / max(1e-9, float(np.linalg.norm(x))) for x in (u, w))
+                corners.add(VMobject(stroke_color=T.POINTER, stroke_width=3.5)
+                            .set_points_as_corners([t0 + u, t0 + u + w, t0 + w]))
+            # (round 34b) "..., 78 to 101 degrees": the range written under the columns
+            degs = inline(txt("own arrow to shared:", SIZE, T.POINTER),
+                          Num(pr.own_angle_range[0], decimals=0, size=SIZE, color=T.POINTER, suffix="°"),
+                          txt("to", SIZE, T.POINTER),
+                          Num(pr.own_angle_range[1], decimals=0, size=SIZE, color=T.POINTER, suffix="°"))
+            low_d = min(m.get_bottom()[1] for m in [*split.own, *split.own_labels])
+            degs.align_to(split.scale_note, LEFT)
+            degs.set_y(max(low_d - 0.25 - degs.height / 2, BOTTOM + 0.1 + degs.height / 2))
+            self.hold_until_moment(M.RIGHT_ANGLES)
+            self.play(Create(corners), FadeInPlace(degs), run_time=0.5)
+            self.wait(1.8)
+            self.play(FadeOutPlace(corners), FadeOutPlace(degs), run_time=0.3)
+            self.remove(*corners.get_family(), *degs.get_family())
         half = M.HALF if M.HALF in moments else M.OWN
         self.hold_until(self.said(half) - 2.0)
         self.pulse(split.own[k], split.own_labels[k], run_time=0.9)
@@ -1180,9 +1340,6 @@ class BankDriftScene(StoryboardScene):
         self.remove(laid, tick, *half_lab.get_family())
         # "so the shared part is the larger; why all three share it is not measured here": the
         # shared arrows and their number, then the words under the columns
-        self.hold_until_moment(M.SHARED_SUM)
-        self.pulse(*targets, split.shared_label[-1], run_time=max(0.6, min(1.4, 0.85 * (
-            self.said(M.NOT_MEASURED) - self.time))))
         low = min(m.get_bottom()[1] for m in [*split.own, *split.own_labels])
 
         def under(m):
@@ -1192,31 +1349,57 @@ class BankDriftScene(StoryboardScene):
                 m.scale((7.11 - T.EDGE - m.get_left()[0]) / m.width, about_edge=LEFT)
             return m
         unknown = under(txt("why all share it: not measured here", SIZE, T.POINTER))
-        self.hold_until_moment(M.NOT_MEASURED)
-        self.play(FadeInPlace(unknown), run_time=0.5)
+        # (round 34b: the words come with "why all three share it", the shared arrows lit)
+        self.hold_until_moment(M.SHARED_SUM)
+        self.play(*[Indicate_(m, 1.0) for m in (*targets, split.shared_label[-1])],
+                  FadeInPlace(unknown, rate_func=squish_rate_func(smooth, 0.0, 0.5)),
+                  run_time=max(0.6, min(1.4, 0.85 * (self.said(M.NOT_MEASURED) - self.time))))
         # "each own arrow lies mostly off the plane: its shadow on the plane is short": beside
         # each own arrow, its shadow's length on the PCA plane (plan `own_shown`), pale
-        shadows = VGroup()
+        # (round 33: beside the arrow a 6 % shadow was 3 px: each own arrow lies down, under
+        # its column, as an outlined bar of its length, filled to its shadow's share, that
+        # share written beside it)
+        shadows, outlines, fills, pcts = VGroup(), VGroup(), VGroup(), VGroup()
+        y_row = low - 0.3
+        # (a share bar: its width the same for every column, wider than the arrows drawn to
+        # scale, so a 6 % shadow is seen; the legend says it is a share of the length)
+        pitch = (split.names[1].get_left()[0] - split.names[0].get_left()[0]
+                 if len(split.names) > 1 else 1.4)
+        pw = max(Num(x, decimals=0, size=SIZE, suffix="%").width for x in pr.own_shown_percent)
+        ln = max(0.3, min(0.8, pitch - pw - 0.25))
         for c, own in enumerate(split.own):
-            s0, s1 = own.get_start(), own.get_end()
-            u = (s1 - s0) / max(1e-9, float(np.linalg.norm(s1 - s0)))
-            nrm = np.array([u[1], -u[0], 0.0])          # to the own arrow's lower side
-            if nrm[1] > 0:
-                nrm = -nrm
-            f = float(pr.own_shown[c])
-            shadows.add(Line(s0 + nrm * 0.24, s0 + nrm * 0.24 + (s1 - s0) * f,
-                             color=self.colors[c], stroke_width=9, stroke_opacity=0.8,
-                             cap_style=CapStyleType.BUTT))
-        legend_sh = under(inline(Line(ORIGIN, RIGHT * 0.3, color=T.TEXT, stroke_width=9,
-                                      stroke_opacity=0.8),
-                                 txt("under each: its shadow on the PCA plane", SIZE,
+            x0 = split.names[c].get_left()[0]
+            box = Rectangle(width=ln, height=0.32, stroke_color=self.colors[c], stroke_width=3,
+                            fill_opacity=0).move_to([x0 + ln / 2, y_row, 0])
+            f = max(0.02, float(pr.own_shown[c]))
+            fill = Rectangle(width=ln * f, height=0.32, stroke_width=0,
+                             fill_color=self.colors[c], fill_opacity=0.9)
+            fill.move_to(box.get_left() + RIGHT * ln * f / 2)
+            pct = Num(pr.own_shown_percent[c], decimals=0, size=SIZE, color=self.colors[c],
+                      suffix="%").next_to(box, RIGHT, buff=0.1)
+            outlines.add(box)
+            fills.add(fill)
+            pcts.add(pct)
+        shadows = VGroup(outlines, fills, pcts)
+        legend_sh = under(inline(Rectangle(width=0.3, height=0.16, stroke_width=0,
+                                           fill_color=T.TEXT, fill_opacity=0.9),
+                                 txt("own arrow's shadow on the plane, % of it", SIZE,
                                      T.TEXT)))
+        legend_sh.set_y(y_row - 0.42)
         self.hold_until_moment(M.WAYS)
         self.play(FadeOutPlace(unknown), run_time=0.3)
         self.remove(*unknown.get_family())
-        self.play(*[TransformFromCopy(own, sh) for own, sh in zip(split.own, shadows)],
-                  FadeInPlace(legend_sh), run_time=1.0)
-        self.wait(max(0.1, min(1.5, 0.85 * (self.said(M.FULL_ENDS) - self.time) - 0.9)))
+        self.play(*[TransformFromCopy(own, bx) for own, bx in zip(split.own, outlines)],
+                  run_time=0.8)
+        self.play(*[GrowFromEdge(fl, LEFT) for fl in fills], FadeInPlace(pcts),
+                  FadeInPlace(legend_sh), run_time=0.8)
+        moments = self.beat.get("moments") or {}
+        # (round 34b) the ends' distances said before the closing answer (a teacher's draft:
+        # every pair's row), or inside it (the shipped storyboard: 1 vs 2 only, said in the
+        # plane's beat, against the shared move): the split leaves on whichever comes first
+        ends_said = self.said(M.ANSWER_SHARE) < self.said(M.ANSWER)
+        leave = M.ANSWER_SHARE if ends_said else M.ANSWER
+        self.wait(max(0.1, min(1.5, 0.85 * (self.said(leave) - self.time) - 0.9)))
         # "in the full space, sentence two's bank ends 6.6 from sentence one's, sentence
         # three's 4.3": the split has been read and leaves; the plane comes back, and beside it
         # the ends' distances, one row per pair, lit as each is said
@@ -1225,11 +1408,13 @@ class BankDriftScene(StoryboardScene):
         # are not distances in it)
         ku = float(getattr(self, "bar_unit", 0.4))
         dists = [float(x) for x in pr.full_end_distances]
+        if not ends_said:       # only the pair the voice said in the plane's beat (1 vs 2)
+            dists = dists[:1]
         keys = [self.pair_key(c) for c in range(len(dists))]
         bars_x = pca.left + max(kk.width for kk in keys) + 0.2
         right_room = 7.11 - T.EDGE - bars_x - 0.2 - max(
             Num(d, decimals=1, size=SIZE).width for d in pr.full_end_distances)
-        ku = min(ku, right_room / max(1e-9, max(dists)))
+        ku = min(ku, right_room / max(1e-9, max(dists + [float(pr.shared_move)])))
         head_r = txt("ends apart, in the full space", SIZE, T.TEXT)
         head_r.move_to([pca.left + head_r.width / 2, pca.top - head_r.height / 2, 0])
         rows = VGroup(head_r)
@@ -1244,31 +1429,95 @@ class BankDriftScene(StoryboardScene):
             rows.add(VGroup(kk, bar, num))
             y -= 0.5
         self.keep_inside(rows)
+        # (round 34b) "the cosine gap is widest at the output": said in the closing answer,
+        # written over the bars, in the gap's colour
+        gap_line = VGroup()
+        if not ends_said:
+            gap_line = txt("the cosine gap: widest at the output", SIZE, GAP)
+            gap_line.move_to([pca.left + gap_line.width / 2, pca.top - gap_line.height / 2, 0])
+            rows.shift(DOWN * 0.55)
         word = str(v.contexts[0].focus.value).partition("#")[0]
-        self.hold_until_moment(M.FULL_ENDS)
-        self.sub_caption(f"How far apart the {word}s end, in the full space")
+        self.hold_until(self.said(leave) - 0.2)
+        # (round 34b: the split leaves first, then the caption changes)
         gone = [split.all, shadows, legend_sh, mean0, mean1, shadow]
-        self.play(*[FadeOutPlace(m) for m in gone], run_time=0.6)
+        self.play(*[FadeOutPlace(m) for m in gone], run_time=0.5)
         for m in gone:
             self.remove(*m.get_family())
-        self.play(FadeInPlace(rows[0]), run_time=0.4)
-        # one bar as each distance is said: "sentence two's ... 6.6", "sentence three's 4.3"
-        other = self.said(M.END_OTHER) if M.END_OTHER in (self.beat.get("moments") or {}) \
-            else self.time + 2.0
-        for c in range(1, len(rows)):
-            if c == 2:
-                self.hold_until(other)
-            kk, bar, num = rows[c]
-            t = max(0.9, min(1.4, 0.8 * (other - self.time))) if c == 1 else 1.0
-            self.play(FadeInPlace(kk), run_time=0.3)
-            self.play(GrowFromEdge(bar, LEFT), run_time=t - 0.3)
-            self.play(FadeInPlace(num), run_time=0.3)
+        shared_w = [w.value for w in v.gap.shared]
+        if ends_said:
+            self.sub_caption(f"How far apart the {word}s end, in the full space")
+        else:
+            self.sub_caption(f"This pair: the {word}s drift apart, by sense"
+                             + (f" or by the shared word \"{shared_w[0]}\"" if shared_w else ""))
+        other = self.time + 2.0
+
+        def show_rows() -> None:
+            """The head, then one bar as each distance is said: "sentence two's ... 6.6",
+            "sentence three's 4.3" (only 1 vs 2 when the closing answer alone says it)."""
+            self.play(FadeInPlace(rows[0]), run_time=0.4)
+            for c in range(1, len(rows)):
+                if c == 2:
+                    self.hold_until(other)
+                kk, bar, num = rows[c]
+                t = (max(0.9, min(1.4, 0.8 * (other - self.time))) if c == 1 else 1.0) \
+                    if ends_said else 0.9
+                self.play(FadeInPlace(kk), run_time=0.3)
+                self.play(GrowFromEdge(bar, LEFT), run_time=t - 0.3)
+                self.play(FadeInPlace(num), run_time=0.3)
+        if ends_said or M.ANSWER not in moments:
+            show_rows()
+        # (round 33) "so, for this one pair, bank does drift apart by sense: a little, mostly
+        # at the output, and less than all three move together": the nearer end lit, then the
+        # move all three share, a white bar to the same scale under the two distances
+        # (round 34b: "by sense, or by the shared word river; ... the money bank ends less far
+        # from sentence one's than the move all three share": the word underlined, then the
+        # 1 vs 2 distance and the shared move as bars)
+        k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
         end = self.beat_start + self.beat_end(beat)
-        if end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
-            k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
+        if M.ANSWER in moments:
+            self.hold_until_moment(M.ANSWER)
+            if ends_said:
+                self.sub_caption(f"This pair: the {word}s drift apart by sense, less than "
+                                 "their shared move")
+            if k < len(rows) and ends_said:
+                self.pulse(rows[k], run_time=1.0)
+            elif not ends_said:     # "bank does drift apart": the banks' ends, lit
+                self.pulse(dots, run_time=1.2)
+            marks = VGroup(*[Underline(gl, buff=0.04, color=self.colors[j], stroke_width=4)
+                             for w in shared_w[:1]
+                             for j in (0, int(v.curves[int(v.gap.near.value)].pair[1].value))
+                             for gl in [self.word_glyphs(j, w)] if gl is not None])
+            if len(marks):
+                self.hold_until(self.said(M.ANSWER) + 2.6)
+                self.play(Create(marks), run_time=0.6)
+                self.wait(1.2)
+                self.play(FadeOutPlace(marks), run_time=0.3)
+                self.remove(*marks.get_family())
+            if not ends_said:
+                c_gap = self.cue_with("cosine gap")
+                self.hold_until(self.cue_at(c_gap) + 0.3 if c_gap is not None
+                                else self.said(M.ANSWER_SHARE) - 2.0)
+                self.play(FadeInPlace(gap_line), run_time=0.5)
+                self.hold_until(self.said(M.ANSWER_SHARE) - 0.3)
+                show_rows()
+            y = rows[-1].get_center()[1] - 0.6
+            together = inline(txt("the move all", SIZE, T.TEXT),
+                              Num(pr.answer.n, decimals=0, size=SIZE),
+                              txt("share:", SIZE, T.TEXT))
+            together.move_to([pca.left + together.width / 2, y, 0])
+            sbar = Line([bars_x, y - 0.42, 0], [bars_x + float(pr.shared_move) * ku, y - 0.42, 0],
+                        color=T.TEXT, stroke_width=9, cap_style=CapStyleType.BUTT)
+            snum = Num(pr.shared_move, decimals=1, size=SIZE).next_to(sbar, RIGHT, buff=0.12)
+            self.play(FadeInPlace(together), run_time=0.3)
+            self.play(GrowFromEdge(sbar, LEFT), run_time=0.9)
+            self.play(FadeInPlace(snum), run_time=0.3)
+            rows.add(VGroup(together, sbar, snum))
+            if end - self.time > 0.8:
+                self.wait(end - self.time - 0.3)
+        elif end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
             if k < len(rows):
                 self.pulse(rows[k], run_time=min(1.5, 0.8 * (end - self.time)))
-        self.stage.other = [back, rows]
+        self.stage.other = [back, rows, gap_line]
 
     def split_picture(self, left: float, top: float):
         """The reference's move split in two, in the full space and to one scale, one column
@@ -1297,7 +1546,7 @@ class BankDriftScene(StoryboardScene):
         label = inline(txt("all", SIZE, T.TEXT), Num(pr.answer.n, decimals=0, size=SIZE),
                        txt(f"{word}s share:", SIZE, T.TEXT),
                        Num(pr.shared_move, decimals=1, size=SIZE))
-        note = txt("full space, lengths to scale", SIZE, T.TEXT)
+        note = txt("to scale; own arrows: % of it", SIZE, T.TEXT)
         equation.move_to([left + equation.width / 2, top - equation.height / 2, 0])
         label.next_to(equation, DOWN, buff=0.14).align_to(equation, LEFT)
         note.next_to(label, DOWN, buff=0.14).align_to(equation, LEFT)
@@ -1310,11 +1559,12 @@ class BankDriftScene(StoryboardScene):
         below = max([0.0] + [-ln * d[1] for ln, d in zip(lens, dirs)])
         above = max([0.0] + [ln * d[1] for ln, d in zip(lens, dirs)])
         wide = max([0.3] + [ln * d[0] for ln, d in zip(lens, dirs)])
-        k = min(0.42, (y0 - bottom - 0.75) / max(1e-9, L + below))
+        k = min(0.42, (y0 - bottom - 1.2) / max(1e-9, L + below))   # (room: the shadows row)
         pitch = (right - left - 0.2) / C
         # (room in each column for the own arrow's length at its end, and the next column's
         # angle under its tip)
-        lw = max(Num(x, decimals=1, size=SIZE).width for x in pr.own_parts)
+        lw = max(Num(x, decimals=0, size=SIZE, suffix="%").width
+                 for x in pr.own_share_percent)
         k = min(k, (pitch - 0.45 - max(0.0, lw - 0.25)) / max(1e-9, wide))
         del above
         start, shared, copies = None, None, VGroup()
@@ -1334,7 +1584,10 @@ class BankDriftScene(StoryboardScene):
             own.add(Arrow(tip, end, buff=0, color=self.colors[c], stroke_width=5,
                           max_tip_length_to_length_ratio=0.25))
             # the own arrow's length at its end; the column's sentence left of its start dot
-            lab = Num(pr.own_parts[c], decimals=1, size=SIZE, color=self.colors[c])
+            # (round 33: as a percentage of the shared arrow: "under half" is read off it,
+            # and no own length reads like a later distance)
+            lab = Num(pr.own_share_percent[c], decimals=0, size=SIZE, color=self.colors[c],
+                      suffix="%")
             beside(lab, Dot(end, radius=0.05), d, buff=0.08)
             labels.add(lab)
             names.add(txt(f"{c + 1}", SIZE, self.colors[c]).next_to(dot, LEFT, buff=0.1))
@@ -1432,7 +1685,8 @@ class BankDriftScene(StoryboardScene):
                   run_time=max(0.8, min(1.2, 0.3 * left)))
         self.play(Create(dims), FadeInPlace(view), run_time=max(0.6, min(1.2, 0.2 * left)))
         self.bring_to_front(ghosts)
-        self.emphasize(ghosts, view, run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
+        # (the words flash, not their dark backing: a lit backing hid them, round 33)
+        self.emphasize(ghosts, view[1], run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
                                                                         - self.time))))
         # the two directions, through the states' mean (the plane's origin: PCA centres)
         o = np.array(plane.c2p(0, 0))
@@ -1457,9 +1711,9 @@ class BankDriftScene(StoryboardScene):
         self.remove(*dims.get_family(), *view.get_family())
         # (the turning line is a sketch: PC1 is found among all the model's directions, not
         # in this page's two; said beside it, in the side column)
-        sketch = VGroup(txt("sketch: PCA searches all", SIZE, T.POINTER),
+        sketch = VGroup(txt("sketch: PC1, PC2 picked out of all", SIZE, T.POINTER),
                         inline(Num(pr.d_model, decimals=0, size=SIZE, color=T.POINTER),
-                               txt("directions, not just these 2 axes", SIZE, T.POINTER))
+                               txt("directions, not the 2 dims shown", SIZE, T.POINTER))
                         ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
         sketch.next_to(head, DOWN, buff=0.35).align_to(head, LEFT)
         self.keep_inside(sketch)
@@ -1489,8 +1743,16 @@ class BankDriftScene(StoryboardScene):
         drops = VGroup(*[DashedLine(at, f, dash_length=0.07, color=T.TEXT, stroke_width=2)
                          for f in feet])
         marks = VGroup(*[Dot(f, radius=0.06, color=T.TEXT) for f in feet])
+        lands = getattr(self, "_land_labels", VGroup())
+        for lab in lands:           # (clear of the axes' names where they stand now)
+            if any(overlaps(lab, m, pad=0.04) for m in (name1, name2)):
+                lab.shift(DOWN * 0.35)
+        n_s = len(v.states)
+        firsts = [ghosts[c * n_s] for c in range(len(self.colors))]
+        lasts = [ghosts[c * n_s + n_s - 1] for c in range(len(self.colors))]
         self.play(Create(drops), FadeInPlace(marks), Indicate_(ghosts[0]),
-                  FadeInPlace(head[0][-1]), run_time=1.0)
+                  FadeInPlace(head[0][-1]), *[FadeInPlace(m) for m in lands],
+                  *[Indicate_(g, 1.6) for g in firsts + lasts], run_time=1.0)
         self.play(FadeOutPlace(drops), FadeOutPlace(marks), run_time=0.4)
         self.remove(*drops.get_family(), *marks.get_family())
         # each axis's share of the spread, as it is said
@@ -1508,6 +1770,16 @@ class BankDriftScene(StoryboardScene):
         self.play(share[-1].animate.move_to(home), run_time=0.35)
         self.emphasize(name2, share[3], run_time=0.7,
                        extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
+        # "... the rest lies off the plane": the two shares' sum kept, the rest off it
+        kept = VGroup(inline(txt("kept together:", SIZE, T.TEXT),
+                             Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%")),
+                      txt("the rest lies off the plane", SIZE, T.POINTER)
+                      ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        kept.next_to(share, DOWN, buff=0.1).align_to(share, LEFT)
+        self.keep_inside(kept)
+        self.play(FadeInPlace(kept), run_time=0.4)
+        self.hold_until(self.said(M.SAME_PATH) - 0.7)
+        share = VGroup(share, kept)
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
         # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
@@ -1552,7 +1824,10 @@ class BankDriftScene(StoryboardScene):
                     color=T.MUTED, stroke_width=2)
         # the axis says what it measures: the near sentence's cosine minus the far one's
         jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
-        name = txt(f"gap: {jn} minus {jf}", SIZE, T.TEXT).rotate(np.pi / 2)
+        # (round 33: "3 minus 2" read as sentences, not as the pairs' cosines)
+        name = txt(f"gap: (1 vs {jn}) − (1 vs {jf})", SIZE, T.TEXT).rotate(np.pi / 2)
+        if name.height > panel.ax.axes.height + 0.4:
+            name.scale((panel.ax.axes.height + 0.4) / name.height)
         name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
         panel.add(zero, name)
         panel.name = name
@@ -1587,11 +1862,6 @@ class BankDriftScene(StoryboardScene):
         shown = bars(chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN)
         pair = VGroup(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"])
         adj = VGroup(*[chart.curves[f"adj{k}"] for k in (near, far)]) if adjusted else None
-        # the adjusted curves' shapes, drawn as the raw curves are: the raw curves move onto
-        # them as the baseline cancels (the adjusted curves themselves leave meanwhile)
-        shapes = [c.copy() for c in adj] if adjusted else []
-        for sh, rc in zip(shapes, pair):
-            sh.match_style(rc).set_opacity(1)
         self.hold_until_moment(M.GAP_DEFINED)
         # "sentence three's cosine minus sentence two's": the raw curves, lit (round 33: no
         # box round them)
@@ -1604,20 +1874,26 @@ class BankDriftScene(StoryboardScene):
         gone = [m for m in gone if m is not None]
         if gone:
             self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
-        if adjusted:
-            # (each curve on its own: a new group round chart parts would be drawn twice; the
-            # adjusted curves leave: only the two curves the bars join are on the chart)
-            self.play(*[DimPlace(c, 1 / 0.3) for c in pair], *[DimPlace(c, 0.0) for c in adj],
-                      run_time=0.6)
-            self.retitle(chart, "cosine", run_time=0.4)
-        self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
+        # (round 33: the subtraction is not replayed: the adjusted curves stay lit, the raw
+        # ones stay as the ghosts the last beat left; the bars are drawn between the ghosts,
+        # sentence three's cosine minus sentence two's, and slide down onto the adjusted
+        # curves as "the baseline cancels" is said, keeping their length)
+        # (round 34: the ghosts the bars join are lit while the bars are drawn between them,
+        # and step back as the bars slide down: bars between two faint lines were not seen)
+        lit = ([DimPlace(c, 1 / 0.3) for c in pair] + [DimPlace(c, 0.45) for c in adj]
+               if adjusted else [])
+        if adjusted:        # (round 34b: the axis reads what is lit: raw cosines again)
+            self.retitle(chart, "cosine", run_time=0.5, along=lit, along_time=0.6)
+            lit = []
+        self.play(Create(shown), *lit, run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
         self.hold_until_moment(M.CANCELS)
         if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
-            # (the raw curves move down with them, onto the adjusted curves' places)
-            self.play(Transform(shown, bars(chart.p, v.curves[near].adjusted,
-                                            v.curves[far].adjusted, GAP_BAR_THIN)),
-                      *[Transform(c, sh) for c, sh in zip(pair, shapes)], run_time=1.6)
-            self.retitle(chart, "cosine − baseline", run_time=0.4)
+            # (the axis's words go as they slide, "cosine − baseline" comes as they land)
+            self.retitle(chart, "cosine − baseline", run_time=0.5,
+                         along=[Transform(shown, bars(chart.p, v.curves[near].adjusted,
+                                                      v.curves[far].adjusted, GAP_BAR_THIN)),
+                                *[DimPlace(c, 0.3) for c in pair],
+                                *[DimPlace(c, 1 / 0.45) for c in adj]], along_time=1.6)
             self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
                                                                      - self.time))))
         # the gap alone: the bars leave the curves for a chart of their own, standing on zero
@@ -1636,7 +1912,7 @@ class BankDriftScene(StoryboardScene):
                   run_time=max(0.8, self.stretch(M.TOGETHER, 1.2, cap=1.6) - 0.6))
         self.stage.chart = None
         self.bring_to_front(shown)
-        row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP)
+        row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP, decimals=3)
         self.play(FadeInPlace(row[0]), run_time=0.4)
         # "up to X 2 within 0.04 of zero": a band that wide round zero, numbers state by state
         self.hold_until_moment(M.TOGETHER)
@@ -1650,9 +1926,9 @@ class BankDriftScene(StoryboardScene):
         # early gap than X^(0)'s, and then the band is just that width)
         at_start = abs(float(g.small) - abs(float(g.first))) < 1e-9
         # (short: at 22 px a longer line reached the first bar after the band)
-        within = (inline(Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"),
-                         txt(": the gap at the start", SIZE, T.POINTER)) if at_start else
-                  Num(g.small, decimals=2, size=SIZE, color=T.POINTER, prefix="±"))
+        within = (tight(inline(Num(g.small, decimals=3, size=SIZE, color=T.POINTER, prefix="±"),
+                               txt(": gap at the start", SIZE, T.POINTER))) if at_start else
+                  Num(g.small, decimals=3, size=SIZE, color=T.POINTER, prefix="±"))
         # (clear of the bars to its right, the tick labels and the axis's name: over the
         # band's span, under it, or right of it; the first such place, else the first one)
         later = [shown[s] for s in range(tg + 1, n)]
@@ -1720,10 +1996,22 @@ class BankDriftScene(StoryboardScene):
             swap(line(txt(f"1 and {j} both contain "
                           + ", ".join(f'"{w}"' for w in shared[:2])
                           + ": nearer by the word?", SIZE, T.TEXT)))
-            words = [g for w in shared[:2] for k in (0, j - 1)
+            words = [(k, g) for w in shared[:2] for k in (0, j - 1)
                      for g in [self.word_glyphs(k, w)] if g is not None]
-            self.emphasize(*(words or [self.stage.legend[0], self.stage.legend[j - 1]]),
-                           run_time=self.stretch(M.POSITION, 0.9, cap=3.0))
+            # (round 34: the shared word underlined in both sentences, in their colours, while
+            # the voice names it; a box flashed round it was missed)
+            if words:
+                marks = VGroup(*[Underline(gl, buff=0.04, color=self.colors[k], stroke_width=4)
+                                 for k, gl in words])
+                self.play(Create(marks), run_time=0.6)
+                self.emphasize(*[gl for _, gl in words],
+                               run_time=self.stretch(M.POSITION, 0.9, cap=2.4))
+                self.hold_until_moment(M.POSITION)
+                self.play(FadeOutPlace(marks), run_time=0.3)
+                self.remove(*marks.get_family())
+            else:
+                self.emphasize(self.stage.legend[0], self.stage.legend[j - 1],
+                               run_time=self.stretch(M.POSITION, 0.9, cap=3.0))
         self.hold_until_moment(M.POSITION)
         # a position other than the reference's lowers the near curve's start: against the gap
         if float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0]):
@@ -1733,12 +2021,12 @@ class BankDriftScene(StoryboardScene):
                        txt(f"for sentence {j}'s bank,", SIZE, T.TEXT),
                        Num(v.contexts[0].positions[0], decimals=0, size=SIZE,
                            color=self.colors[0]),
-                       txt("for sentence 1's: it starts lower", SIZE, T.TEXT))
+                       txt("for sentence 1's: gap below 0", SIZE, T.TEXT))
             swap(pos)
             end = self.beat_start + self.beat_end(beat)
             # the negative X^(0) bar and its number, boxed
             self.emphasize(shown[0], row[1][0],
-                           run_time=max(0.6, min(1.6, 0.5 * (end - self.time))))
+                           run_time=max(0.8, min(1.6, 0.6 * (end - self.time))))
         end = self.beat_start + self.beat_end(beat)
         if end - self.time > 0.6:           # the last bar again, only in the time left
             self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]),

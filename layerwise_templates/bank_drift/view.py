@@ -80,6 +80,8 @@ class Projection(View):
     own_angles_deg: list[float]  # each own part's angle with the shared move
     own_angle_range: list[float]     # the narrowest and widest of them
     own_shown: list[float]      # each own part's in-plane share of its length
+    own_share_percent: list[float]   # each own part, % of the shared move
+    own_shown_percent: list[float]   # own_shown as a percentage
     shared_xy: list[list[float]]     # the shared move's start and end on the plane
     other_moves: list[float]    # every other word's X^(0) -> X^(L) move, full space
     other_move_range: list[float]    # their shortest and longest
@@ -107,6 +109,8 @@ class Gap(View):
     small: float
     fall_near: float
     fall_far: float
+    last_rise_near: float   # the last layer, baseline subtracted: the near curve's rise
+    last_fall_far: float    # ... and the far curve's fall
     y_range: list[float]
     y_ticks: list[float]    # the gap chart's: its ends and zero
     shared: list[str]
