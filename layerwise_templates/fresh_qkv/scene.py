@@ -1421,7 +1421,7 @@ class FreshQKVScene(StoryboardScene):
                      ).arrange(RIGHT, buff=0.2)
         # (review 33: the 0.79 named no token) whose X it is, and its reading
         fw = str(self.v.focus.word).partition("#")[0]
-        gloss = VGroup(txt(f"for '{fw}';", PS, T.TEXT),
+        gloss = VGroup(txt(f"for '{fw}'", PS, T.TEXT),
                        txt("1 would be the same direction", PS, T.TEXT)
                        ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         # (review 33y: on one line it ran through the sketch's X^(1) arrow) two lines
