@@ -34,10 +34,11 @@ it lands, while "its length starts a row of bars" is said), at layer 2 the split
 change: Q's and K's rows and the code leave first; "the grey V" (X^(1) x W_V^(2)) is drawn
 dashed on its word (dashed is the video's one style for "would be"; faint solid is "an earlier
 layer"); "the matrix swap moves V 3.0" draws a solid white line from V^(1)'s tip to the grey
-tip, named "matrix swap 3.0"; "X's move adds 0.54, from the grey tip to V two's" is shown in
-a lens of its own (`split_lens`: the two tips, a few pixels apart on the plane, magnified,
-a solid white line (a part of V's change, like the swap's) from the grey tip to V^(2)'s,
-named "X's move 0.54", the names beyond the
+tip, named "matrix swap 3.0" (off the plane, a leader to its leg); "X's move shifts V 0.54, from
+the grey tip to V two's" is shown in a lens of its own (`split_lens`: the two tips, a few
+pixels apart on the plane, magnified, with the plan's scale bar; the swap's leader reaches into
+it; a solid white line (a part of V's change, like the swap's) from the grey tip to V^(2)'s,
+named "shift by X's move 0.54"; "Both changed V" outlines the two names), the names beyond the
 tips); after layer 0 the code panel is cut to the active line (the `for` line stays, dim,
 with "# layer l"); layer 1's "new matrices" shows the three W^(1) side by side; the lens's X
 arrows are the true arrows clipped at its edge (the same picture through a zoom about the
@@ -47,9 +48,10 @@ reused" case: the real values stay; under each row a grey sub-row, dimmer and sm
 tagged "if V reused" (only V moves X in the toy: the legend says so): layer 0's Q, K, V sliding down into it and along it into the later
 columns, the X^(l+1)'s reuse would give in that row's sub-row; then they leave, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
-column's X^(l+1) into the next column's X^(l)), `note` (voiced: the table leaves; a real
-layer in the toy's code, large: `X = X + attention(Q, K, V)` (Q, K, V from norm(X)), then
-`X = X + feed_forward(norm(X))`, two adds in sequence, each part outlined as said; under
+column's X^(l+1) into the next column's X^(l)), `note` (voiced: the table leaves; a sketch of
+a real layer (most models): X^(l) → two "+" on a stream → X^(l+1); at each sublayer a copy of X
+branches up through a norm into attention, then the feed-forward, and its output comes down
+into the "+" where X, carried along the stream, meets it, as said; under
 it "The chapter's point (not measured in this toy)": a later X holds more context, so what
 the token asks for and offers changes). Layer 1's close-up opens at layer 0's magnification and
 zooms out as "zoomed out" is said (layer 0's bar shrinking, then growing back, relabelled
@@ -65,7 +67,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from manim import config, interpolate_color, there_and_back
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Arrow, Create, DashedLine, FadeIn, GrowArrow, Line, ManimColor,
-                   Rectangle, Square, Succession, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
+                   Rectangle, Square, Succession, Circle, Dot, ReplacementTransform, UpdateFromAlphaFunc, linear, smooth, SurroundingRectangle, Transform, TransformFromCopy, VGroup)
 
 
 from scenes import theme as T
@@ -686,8 +688,8 @@ class ToyLoopScene(StoryboardScene):
         """Arrow group `a` (arrow, label, leader) turns into a ghost: the arrow dims; its own
         label dims with it when the arrow is long enough to be seen (then the faint arrow says
         which layer's it is, where it is: no legend), else the label goes."""
-        long = float(np.linalg.norm(a[0].get_end() - a[0].get_start())) > 0.6
-        keep = list(a[1:2]) if long else []
+        # (a short one too: V^(0), a stub by V^(1), stayed unnamed through layer 1; reviews 33b)
+        keep = list(a[1:2])
         anims = [DimPlace(a[0], GHOST), *[DimPlace(m, GHOST_LABEL) for m in keep],
                  *[FadeOutPlace(m) for m in a[1:] if all(m is not k for k in keep)]]
         self.stage.ghosts.append(VGroup(a[0], *keep))
@@ -791,6 +793,11 @@ class ToyLoopScene(StoryboardScene):
             if not first and l < 2:
                 self.busy(result)
             return
+        wavy = self.cue_with("wavy", -1) if lay["prod_gap"][key] > 0.005 else -1
+        if wavy >= 0:
+            # "its wavy equals sign": V's "≈", outlined as it is said
+            self.hold_until(self.phrase_time(wavy, "wavy") - 0.1)
+            self.emphasize(label, run_time=0.8)
         # V^(0) too is drawn on the plane (short: about 0.4 against V^(1)'s 2.5), so "this V
         # is longer" at layer 1 compares two arrows the viewer has seen
         old = self.shown.get(f"p{key}")
@@ -854,8 +861,8 @@ class ToyLoopScene(StoryboardScene):
             sp = self.v.fresh.split[l - 1]
             legs = [("the matrix swap", self.data["layers"][l - 1][key], via.values,
                      sp.w_parts[name], 1, T.TEXT, "matrix swap"),
-                    ("X's move adds", via.values, lay[key], sp.x_parts[name], 2, T.TEXT,
-                     "X's move")]
+                    ("X's move shifts", via.values, lay[key], sp.x_parts[name], 2, T.TEXT,
+                     "shift by\nX's move")]
             drawn = []
             lines = [Line(self.plane.p(a_xy), self.plane.p(b_xy), color=c, stroke_width=4)
                      for _, a_xy, b_xy, _, _, c, _ in legs]
@@ -895,9 +902,18 @@ class ToyLoopScene(StoryboardScene):
                 if num.get_left()[0] < pl < num.get_right()[0]:
                     num.shift(LEFT * (num.get_right()[0] - pl + 0.25))
                 self.keep_inside(num)
-                self.play(Create(leg), FadeInPlace(num), run_time=0.8)
-                self.emphasize(VGroup(leg, num), run_time=1.0)
-                drawn += [leg, num]
+                # (off the plane, a thin leader ties the name to its leg's middle: it floated
+                # detached; reviews 33b)
+                tie = self.leader((a + b) / 2, num, T.MUTED)
+                self.play(Create(leg), FadeInPlace(num), *[Create(t) for t in tie],
+                          run_time=0.8)
+                # (the box round the name only: round the leg too it cut through V's row;
+                # the leg itself swells and settles)
+                self.emphasize(num, run_time=0.8,
+                               extra=[leg.animate(rate_func=there_and_back).set_stroke(width=8)])
+                num.tie = VGroup(*tie)
+                self.swap_name = num
+                drawn += [leg, num, *tie]
             if drawn:
                 self.shown["alt"] = VGroup(alt, ghost, *drawn)
 
@@ -931,7 +947,10 @@ class ToyLoopScene(StoryboardScene):
         a, b = plane.p(a_xy), plane.p(b_xy)
         gap = float(np.linalg.norm(b - a))
         c = (a + b) / 2
-        k_ = 1.9 / max(gap, 1e-6)                  # the leg some 1.9 units long in the lens
+        sp = self.v.fresh.split[l - 1]
+        # the plan's view: `v_lens_width` data units across the lens (the leg some 1.9 units
+        # long in it), with its round scale bar, as the steps' close-ups have (reviews 33)
+        k_ = PLANE_SIZE / (float(sp.v_lens_width) * plane.units) if gap > 1e-6 else 1.0
         side = max(PLANE_SIZE / k_, 0.25)
         spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
         lens = Rectangle(width=PLANE_SIZE, height=PLANE_SIZE, color=T.TEXT,
@@ -985,6 +1004,35 @@ class ToyLoopScene(StoryboardScene):
         gname.move_to(m(a) + dg * (0.2 + reach_of(gname, dg)))
         word = txt("magnified", T.TYPE.body, T.TEXT)
         word.next_to(lens.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.2)
+        bar = Line(ORIGIN, RIGHT * float(sp.v_lens_bar) * plane.units * k_, color=T.TEXT,
+                   stroke_width=6)
+        digits = max(0, -int(np.floor(np.log10(float(sp.v_lens_bar)))))
+        bar_text = VGroup(txt("=", T.TYPE.body, T.TEXT),
+                          Num(float(sp.v_lens_bar), sp.v_lens_bar.path, digits, T.TYPE.body,
+                              T.TEXT)).arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
+        scale = VGroup(bar, bar_text.next_to(bar, RIGHT, buff=0.15))
+        scale.next_to(lens.get_corner(DOWN + RIGHT), UP + LEFT, buff=0.25)
+        # ("magnified" at the lens's top, right of where the first leg comes in: on it, the
+        # leg ran through the word)
+        f0 = first.get_start()
+        dy = (word.get_bottom()[1] - m(a)[1]) / (f0[1] - m(a)[1]) if abs(f0[1] - m(a)[1]) > 1e-6 \
+            else 1.0
+        at_x = m(a)[0] + (f0[0] - m(a)[0]) * min(1.0, max(0.0, dy))
+        if word.get_left()[0] < at_x + 0.2 < word.get_right()[0] + 0.2:
+            word.shift(RIGHT * (at_x + 0.2 - word.get_left()[0]))
+        # the matrix swap's name stays where it is, off the plane; its leader, cut by the
+        # lens, reaches into it to that leg's last stretch, and back as the lens shuts
+        swap = getattr(self, "swap_name", None)
+        tie = getattr(swap, "tie", VGroup()) if swap is not None else VGroup()
+        tie_to = None
+        if len(tie) and swap in self.mobjects:
+            tip_ = first.point_from_proportion(0.4)
+            near = np.clip(tip_, swap.get_center() - np.array([swap.width / 2, swap.height / 2, 0]),
+                           swap.get_center() + np.array([swap.width / 2, swap.height / 2, 0]))
+            u_ = (tip_ - near) / (np.linalg.norm(tip_ - near) or 1.0)
+            tie_home = tie[0].copy()
+            tie_to = Line(near + u_ * 0.05, tip_ - u_ * 0.06, color=T.MUTED, stroke_width=2.5,
+                          stroke_opacity=0.9)
         lo = lens.get_corner(DOWN + LEFT) + 0.1
         hi = lens.get_corner(UP + RIGHT) - 0.1
         for nm in (vname, gname, num):
@@ -992,20 +1040,39 @@ class ToyLoopScene(StoryboardScene):
                      + LEFT * max(0.0, nm.get_right()[0] - hi[0])
                      + UP * max(0.0, lo[1] - nm.get_bottom()[1])
                      + DOWN * max(0.0, nm.get_top()[1] - hi[1]))
+        # (the grey V's name and the scale bar share the lens's bottom: apart, so the bar does
+        # not read as part of the name)
+        if gname.get_bottom()[1] < scale.get_top()[1] and \
+                gname.get_right()[0] > scale.get_left()[0] - 0.6:
+            gname.shift(LEFT * min(gname.get_right()[0] - scale.get_left()[0] + 0.6,
+                                   gname.get_left()[0] - lo[0]))
         self.play(FadeInPlace(spot), run_time=0.3)
         full = VGroup(lens, first, red, grey)
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=0.6)
-        self.play(FadeInPlace(VGroup(vname, gname, word)), run_time=0.3)
+        if tie_to is not None:
+            self.play(FadeInPlace(VGroup(vname, gname, word, scale)), Transform(tie[0], tie_to),
+                      run_time=0.3)
+            self.bring_to_front(tie[0])
+        else:
+            self.play(FadeInPlace(VGroup(vname, gname, word, scale)), run_time=0.3)
         cues = self.beat.get("cues") or []
         if k < len(cues):
             self.hold_until(self.phrase_time(k, "from the grey tip") - 0.1)
         self.play(Create(leg), FadeInPlace(num), run_time=0.8)
-        self.emphasize(VGroup(leg, num), run_time=1.0)
+        self.emphasize(num, run_time=0.8,
+                       extra=[leg.animate(rate_func=there_and_back).set_stroke(width=9)])
+        both = self.cue_with("Both changed", -1)
+        if both >= 0:
+            # "Both changed V; here, the swap more": the two legs' names, together
+            self.hold_until(self.phrase_time(both, "Both changed") - 0.1)
+            self.emphasize(*([swap] if tie_to is not None else []), num, run_time=1.2)
+            k = both
         if k < len(cues):
             self.hold_until(self.cue_at(k) + float(cues[k]["duration"]) - 0.6)
-        self.play(FadeOutPlace(VGroup(vname, gname, word, num)), run_time=0.2)
+        back = [Transform(tie[0], tie_home)] if tie_to is not None else []
+        self.play(FadeOutPlace(VGroup(vname, gname, word, num, scale)), *back, run_time=0.25)
         inside = VGroup(lens, first, grey, red, leg)
         self.play(inside.animate.scale(side / PLANE_SIZE, about_point=lens.get_center())
                   .shift(c - lens.get_center()), run_time=0.4)
@@ -1682,12 +1749,21 @@ class ToyLoopScene(StoryboardScene):
         small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
+        pre = None
         if zoom_in:
-            # at layer 0's magnification this Δ would run off the lens: not drawn until the
-            # view has zoomed out (its length, read out, comes first, with the names: "0.26
-            # against 0.04")
-            self.play(FadeInPlace(VGroup(*names)), FadeInPlace(length),
-                      run_time=self.quick(0.05, 0.4))
+            # at layer 0's magnification this Δ runs off the lens: it is drawn so, cut at the
+            # lens's edge, with its length read out ("0.26 against 0.04"); the zoom out then
+            # brings it whole into the lens (reviews 33: the number came before the arrow)
+            lo_e, hi_e = lens.get_corner(DOWN + LEFT) + 0.03, lens.get_corner(UP + RIGHT) - 0.03
+            edge = min([((hi_e[i] if u[i] > 0 else lo_e[i]) - a[i]) / u[i]
+                        for i in range(2) if abs(u[i]) > 1e-6] or [9.0])
+            full_len = float(np.linalg.norm(b - a))
+
+            def cut(sc):
+                return a + u * max(1e-3, min(full_len * sc, edge))
+            pre = Line(a, cut(zoom_out), color=DELTA, stroke_width=6)
+            self.play(FadeInPlace(VGroup(*names)), Create(pre), FadeInPlace(length),
+                      run_time=self.quick(0.05, 0.6))
         else:
             self.play(FadeInPlace(VGroup(*names)), run_time=f * self.quick(0.05, 0.3))
         if zoom_in:
@@ -1726,10 +1802,11 @@ class ToyLoopScene(StoryboardScene):
                     old_bar.put_start_and_end_on(b0, b0 + RIGHT * bar_len * sc / zoom_out)
                     old_text.set_x(old_bar.get_right()[0] + 0.15 + old_text.width / 2)
                     grid.become(self.lens_grid(lens, a, unit * sc))
-                self.play(UpdateFromAlphaFunc(VGroup(old_bar, old_text, grid), zoom),
+                    pre.put_start_and_end_on(a, cut(sc))
+                self.play(UpdateFromAlphaFunc(VGroup(old_bar, old_text, grid, pre), zoom),
                           run_time=1.6, rate_func=smooth)
                 if zoomed >= 0:
-                    self.hold_until(self.phrase_time(zoomed, "same bar") - 0.1)
+                    self.hold_until(self.phrase_time(zoomed, "scale bar") - 0.1)
                 # (its old number goes first: a long bar never reads "= 0.05"; the new one
                 # comes as the bar reaches its length, as "now means 0.2" is said)
                 self.play(FadeOutPlace(old_text), run_time=0.3)
@@ -1742,8 +1819,8 @@ class ToyLoopScene(StoryboardScene):
                 self.play(FadeInPlace(bar_text), run_time=0.4)
                 # now Δ, whole in the lens, tip to tail from X^(l)'s tip (and the earlier
                 # steps, faint)
-                self.play(GrowArrow(step), FollowIn(name, step, at=0.5),
-                          *([FadeInPlace(trail)] if len(trail) else []), run_time=1.0)
+                self.play(ReplacementTransform(pre, step), FadeInPlace(name),
+                          *([FadeInPlace(trail)] if len(trail) else []), run_time=0.8)
             # "the close-up keeps layer one's magnification": said while the lens is open,
             # its scale bar outlined as it is said
             keeps = self.cue_with("close-up keeps", -1)
@@ -2030,8 +2107,9 @@ class ToyLoopScene(StoryboardScene):
                     g.fade(1 - HYPO_OPACITY)
                     x_hyp.append((r, g))
         tags = {r: hypo_tag(r) for r, _ in x_hyp}
-        hypo = VGroup(wrapped("grey, hypothetical: X had layer 0's V been reused (in this toy only V moves X)", 90,
-                              T.TYPE.body, HYPO, max_width=11.0))
+        # (short and at 1.2 body size: at body size, two clauses long, it read ~11 px; reviews 33)
+        hypo = VGroup(wrapped("grey: X, had layer 0's V been reused", 60,
+                              T.TYPE.body * 1.2, HYPO, max_width=11.0))
         hypo.next_to(VGroup(rows[4], *[g for _, g in x_hyp]), DOWN, buff=0.25)
         hypo.align_to(names[0], LEFT)
         if x_hyp:
@@ -2146,7 +2224,7 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeInPlace(used), run_time=self.quick(0.05, 0.5))
             self.emphasize(rows[3], used)
             self.set_slot("note", first)
-        real = self.cue_with("A real layer", 1 if len(cues) > 1 else -1)
+        real = self.cue_with("a real layer", 1 if len(cues) > 1 else -1)
         if real >= 0:
             self.hold_until_cue(real)
         # "A real layer adds ...": the table and the toy's note leave (the voice has left
@@ -2154,14 +2232,57 @@ class ToyLoopScene(StoryboardScene):
         # written: two adds in sequence, the second reading X after the first (reviews 33)
         self.shown.pop("table", None)
         self.shown.pop("note", None)
-        head = txt("A real layer, in the toy's code:", T.TYPE.body * 1.25, T.TEXT)
-        size = CODE_SIZE * 1.5
-        attn = VGroup(txt("X = X + attention(Q, K, V)", size, T.TEXT, mono=True),
-                      txt("# Q, K, V from norm(X)", size * 0.85, T.MUTED, mono=True))
-        attn.arrange(RIGHT, buff=0.4, aligned_edge=DOWN)
-        ffn = txt("X = X + feed_forward(norm(X))", size, T.TEXT, mono=True)
-        adds = VGroup(attn, ffn).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
-        block = VGroup(head, adds).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        # (reviews 33: the code card was 13 s of still text; now a sketch of a real layer: X
+        # flows along the stream; at each sublayer a copy branches off through a norm into
+        # attention, then the feed-forward, whose output comes down into a "+" on the stream)
+        head = txt("A real layer (most models), sketched:", T.TYPE.body * 1.2, T.TEXT)
+        y0, up = 0.0, 1.25
+
+        def box(word, color, small=None):
+            t = txt(word, T.TYPE.body, color)
+            r = Rectangle(width=t.width + 0.45, height=0.8, color=color, stroke_width=3)
+            g = VGroup(r, t.move_to(r))
+            if small is not None:
+                g.add(txt(small, T.TYPE.body * 0.9, T.TEXT).next_to(r, UP, buff=0.12))
+            return g
+
+        # each sublayer: its branch point, a norm, the sublayer, then down into its "+"
+        # (boxes in sequence, each as wide as its word)
+        x_in = math(T.X_l("l"), HEADER * 1.1, T.X).move_to([-6.4, y0, 0.0])
+        x0_, gap = -5.8, 0.3
+        branches = []
+        for word, color, small in (("attention", T.ATTN, "Q, K steer it"),
+                                   ("feed-forward", T.FFN, None)):
+            nb = box("norm", T.LN)
+            nb.shift(np.array([x0_ + gap + nb[0].width / 2, y0 + up, 0.0]) - nb[0].get_center())
+            fb = box(word, color, small)
+            fb.shift(np.array([nb[0].get_right()[0] + gap + fb[0].width / 2, y0 + up, 0.0])
+                     - fb[0].get_center())
+            xc = fb[0].get_right()[0] + 0.4
+            wire = VGroup(Line([x0_, y0, 0.0], [x0_, y0 + up, 0.0]),
+                          Line([x0_, y0 + up, 0.0], nb[0].get_left()),
+                          Line(nb[0].get_right(), fb[0].get_left()),
+                          Line(fb[0].get_right(), [xc, y0 + up, 0.0]))
+            wire.set_stroke(T.MUTED, width=3)
+            down = Arrow([xc, y0 + up, 0.0], [xc, y0 + 0.24, 0.0], buff=0, color=color,
+                         stroke_width=4, tip_length=0.18, max_tip_length_to_length_ratio=0.4)
+            branches.append((nb, fb, wire, down, color))
+            x0_ = xc + 0.55
+        xcs = [br[3].get_start()[0] for br in branches]
+        x_out = math(T.X_l("l+1"), HEADER * 1.1, T.X)
+        x_out.move_to([xcs[1] + 0.55 + x_out.width / 2, y0, 0.0])
+        xa, xb = x_in.get_right()[0] + 0.15, x_out.get_left()[0] - 0.15
+        adds = []
+        for xc in xcs:
+            ring = Circle(radius=0.24, color=T.TEXT, stroke_width=3).move_to([xc, y0, 0.0])
+            adds.append(VGroup(ring, txt("+", T.TYPE.body * 1.2, T.TEXT).move_to(ring)))
+        stream = VGroup(Line([xa, y0, 0.0], [xcs[0] - 0.24, y0, 0.0]),
+                        Line([xcs[0] + 0.24, y0, 0.0], [xcs[1] - 0.24, y0, 0.0]),
+                        Line([xcs[1] + 0.24, y0, 0.0], [xb, y0, 0.0]))
+        stream.set_stroke(T.X, width=4)
+        diagram = VGroup(x_in, x_out, stream, *adds,
+                         *[VGroup(nb, fb, wire, down) for nb, fb, wire, down, _ in branches])
+        block = VGroup(head, diagram).arrange(DOWN, buff=0.45, aligned_edge=LEFT)
         # "The chapter's point, not measured in this toy: ...": the why, under the two adds,
         # labelled as the chapter's point, not as a finding of the toy
         why = VGroup(txt("The chapter's point (not measured in this toy):", T.TYPE.body * 1.2,
@@ -2178,19 +2299,44 @@ class ToyLoopScene(StoryboardScene):
         both.move_to([0.0, (self.title.get_bottom()[1] - T.GAP + low) / 2, 0.0])
         self.play(FadeOutPlace(self.table_rows_group()), FadeOutPlace(first),
                   run_time=self.quick(0.05, 0.5))
-        self.play(FadeInPlace(head), run_time=0.3)
+        # "a real layer": the stream, X^(l) to X^(l+1), through two "+"s
+        self.play(FadeInPlace(head), FadeInPlace(x_in), Create(stream), FadeInPlace(x_out),
+                  *[FadeInPlace(a_) for a_ in adds], run_time=0.8)
         steer = self.cue_with("Q and K steer", -1)
-        self.play(FadeInPlace(attn), run_time=0.5)
+        here = stream[0].get_start() + RIGHT * 0.1
+        for i, ((nb, fb, wire, down, color), phrase) in enumerate(
+                zip(branches, ("adds attention", "then a feed-forward"))):
+            if steer >= 0:
+                self.hold_until(self.phrase_time(steer, phrase) - 0.3)
+            # the sublayer comes; then X flows: a copy branches up through the norm into it,
+            # its output (the sublayer's colour) comes down into the "+", where X, carried
+            # along the stream, meets it
+            self.play(Create(wire), FadeInPlace(nb), FadeInPlace(fb), run_time=0.4)
+            plus = adds[i].get_center()
+            carried = Dot(here, radius=0.1, color=T.X)
+            copy = carried.copy()
+            meet = plus + LEFT * 0.36
+            self.add(carried, copy)
+            self.play(glide(copy, [here, wire[0].get_start(), wire[0].get_end(),
+                                   wire[3].get_end()], rate=linear, tint=(color, 1.0)),
+                      glide(carried, [here, meet], t1=0.6), run_time=1.0)
+            self.play(GrowArrow(down), FadeOutPlace(copy), run_time=0.3)
+            self.play(glide(carried, [meet, plus], vanish=0.7), self.flash_add(adds[i]),
+                      run_time=0.4)
+            self.remove(carried)
+            here = plus + RIGHT * 0.34
+            if steer >= 0 and i == 0:
+                self.hold_until(self.phrase_time(steer, "Q and K steer") - 0.1)
+                self.emphasize(fb[2], run_time=0.9)
+        # the new X leaves the second "+" into X^(l+1)
+        end = Dot(here, radius=0.1, color=T.X)
+        self.add(end)
+        self.play(glide(end, [here, x_out.get_left() + LEFT * 0.2], vanish=0.75),
+                  run_time=0.5)
+        self.remove(end)
         if steer >= 0:
-            self.hold_until(self.phrase_time(steer, "Q and K steer") - 0.1)
-            self.emphasize(self.code_word(attn[0], "Q, K"), run_time=1.0)
-        if steer >= 0:
-            self.hold_until(self.phrase_time(steer, "then a feed-forward") - 0.1)
-        self.play(FadeInPlace(ffn), run_time=0.5)
-        if steer >= 0:
-            self.hold_until(self.phrase_time(steer, "each after a norm") - 0.1)
-            self.emphasize(self.code_word(attn[1], "norm(X)"), self.code_word(ffn, "norm(X)"),
-                           run_time=1.0)
+            self.hold_until(self.phrase_time(steer, "through a norm") - 0.1)
+        self.emphasize(branches[0][0], branches[1][0], run_time=1.0)
         self.set_slot("note_real", block)
         why_at = self.cue_with("chapter's point", -1)
         if why_at >= 0:
@@ -2201,6 +2347,10 @@ class ToyLoopScene(StoryboardScene):
             self.emphasize(why[0], run_time=1.2)
             self.hold_until(self.phrase_time(why_at, "holds more context") - 0.2)
             self.emphasize(why[1], run_time=1.6)
+
+    def flash_add(self, add):
+        """A "+" where two things meet: it swells and settles."""
+        return add.animate(rate_func=there_and_back).scale(1.35)
 
     def table_rows_group(self) -> VGroup:
         """The table on screen (its rows, heads and carry arrows), as one group."""
