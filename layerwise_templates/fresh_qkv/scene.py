@@ -61,7 +61,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn, FadeOut,
                    DoubleArrow, GrowFromCenter, GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
                    Indicate, ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject,
                    interpolate_color, rate_functions)
@@ -88,7 +88,8 @@ HL = T.POINTER                   # the chapter's pointer colour (white: Q is yel
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
 # (review 24: the diagram sat small in the top third: it is lower, larger, its marks 22 px)
-SY, BY, COL_TOP, NOTE_Y = 1.2, 2.3, 0.3, -2.05
+SY, BY, COL_TOP, NOTE_Y = 1.2, 2.3, 0.3, -2.15
+NL = 27                          # (review 34b: 22-24 read small and grey) the pictures' names
 CS = 26                          # the diagram's column digits (16 px at 480p)
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
 X_LEFT, X_RIGHT = -5.9, 5.3      # the first and last node's x (the columns apart)
@@ -381,7 +382,7 @@ class FreshQKVScene(StoryboardScene):
                 return VGroup(p, q)
             # (review 28: attention drawn fed by "bank" alone) faint lines into the box's top
             # from "every token's X": attention reads them all, the FFN only this token
-            src = txt("every token's X", CL, T.MUTED)
+            src = txt("every token's X", 24, T.LN)
             src.move_to([box.get_right()[0] + 0.45 + src.width / 2, BY + 0.62, 0])
             feed = VGroup(*[Line([src.get_left()[0] - 0.12, src.get_y() + dy, 0],
                                  box.get_top() + dx * RIGHT, color=T.ATTN, stroke_width=2,
@@ -424,7 +425,7 @@ class FreshQKVScene(StoryboardScene):
         elif kind == "sum":
             label = txt("sum", CL, T.TEXT)
         else:
-            label = txt("after LN", CL, T.LN)
+            label = txt("after LN", NL, T.LN)
         g = VGroup(col)
         g.col = col
         if label is not None:
@@ -520,18 +521,18 @@ class FreshQKVScene(StoryboardScene):
         self.play(*[FadeOut(n) for n in names], *[c.animate.shift(shift) for c in cols],
                   run_time=0.35 * run_time)
         self.remove(*[m for n in names for m in n.get_family()])
-        # rise: at most to just under the stream (the columns' top stays clear of it)
-        room = mark.get_bottom()[1] - 0.1 - pair.get_top()[1]
-        rise = max(0.0, min(0.35, room)) * UP
-        self.play(*[c.animate.shift(rise).set_opacity(0) for c in cols],
-                  run_time=0.25 * run_time)
+        # (review 34b: the vector never went into the LN box) up into the mark, shrinking
+        # into it (absorbed); the result comes out of the mark, growing into its place
+        at = mark.get_center()
+        self.play(*[c.animate.scale(0.15).move_to(at).set_opacity(0) for c in cols],
+                  run_time=0.3 * run_time)
         self.remove(*[m for g in cols for m in g.get_family()])
         lab = out.label
         # (review 32: `.set_opacity(1)` filled the brackets' outlines into thick bars, like
         # |x|) the column fades in as drawn, coming down: its own styles kept
         if lab is not None:                   # (it comes in after, at its own place)
             out.remove(lab)
-        self.play(FadeIn(out, shift=-rise), run_time=0.25 * run_time)
+        self.play(FadeIn(out, target_position=at, scale=0.15), run_time=0.3 * run_time)
         if lab is not None:
             self.play(FadeIn(lab, shift=0.1 * UP), run_time=0.25)
             self.remove(lab)
@@ -676,7 +677,7 @@ class FreshQKVScene(StoryboardScene):
             src = d.cols[nxt - 1]
             tags = [self.op_tag([("−", cen.mean), ("÷", cen.spread)], paren=True)
                     for _ in src.col.nums]
-            self.ln_morph(src, std, tags, 1.2, hold=0.5)
+            self.ln_morph(src, std, tags, 1.2, hold=0.5, into=d.marks[nxt])
             kg = self.cue_with("gain")
             # (the gain's sentence is short: its line comes in as the one before ends)
             self.hold_until((self.cue_at(kg) if kg is not None else self.time + 0.8) - 0.8)
@@ -769,7 +770,7 @@ class FreshQKVScene(StoryboardScene):
             self.remove(*lab.get_family())
 
     def ln_morph(self, src, dst, tags, run_time: float, hold: float = 0.4,
-                 left: bool = False) -> None:
+                 left: bool = False, into=None) -> None:
         """LayerNorm's step written out on each entry (review 33: digits scrambled as they
         cross-faded in place): `src` slides left of `dst`'s place (under the LN box) by the
         width of the operation; its brackets go and each entry stands in its row's
@@ -788,21 +789,48 @@ class FreshQKVScene(StoryboardScene):
         if gone is not None:
             src.remove(gone)
             src.label = None
-        self.play(src.animate.shift(dx * RIGHT), *([FadeOut(gone)] if gone is not None else []),
-                  run_time=0.4)
-        if gone is not None:
-            self.remove(*gone.get_family())
-        for (o, r), n in zip(tags, col.nums):
-            r.move_to([target + 0.14 + r.width / 2, n.get_y(), 0])
-            if o is not None:
-                o.next_to(n, LEFT, buff=0.05)
         frame = [m for m in col if m is not col[1]] + [m for m in col[1] if m is not col.nums]
         goal = [m for m in out if m is not out[1]] + [m for m in out[1] if m is not out.nums]
         pieces = [VGroup(*([o] if o is not None else []), r) for o, r in tags]
-        self.play(*[FadeOut(m) for m in frame],
-                  LaggedStart(*[FadeIn(g, shift=0.1 * LEFT) for g in pieces], lag_ratio=0.25),
-                  run_time=0.6)
-        self.remove(*[f for m in frame for f in m.get_family()])
+        if into is not None:
+            # (review 34b: the vector never went into the LN box) the column goes up into
+            # the box, shrinking into it; its entries come back out of the box, each into its
+            # row's expression under it
+            at = into.get_center()
+            home = [n.get_center() + dx * RIGHT for n in col.nums]
+            self.play(src.animate.scale(0.15).move_to(at).set_opacity(0),
+                      *([FadeOut(gone)] if gone is not None else []), run_time=0.4)
+            self.remove(*[f for m in frame for f in m.get_family()])
+            if gone is not None:
+                self.remove(*gone.get_family())
+            nums = list(col.nums)
+            self.remove(*[f for n in nums for f in n.get_family()])
+            for n, h in zip(nums, home):
+                n.scale(1 / 0.15).set_opacity(1).move_to(h)
+            for (o, r), n in zip(tags, nums):
+                r.move_to([target + 0.14 + r.width / 2, n.get_y(), 0])
+                if o is not None:
+                    o.next_to(n, LEFT, buff=0.05)
+            rows = [VGroup(n, g) for n, g in zip(nums, pieces)]
+            self.play(LaggedStart(*[FadeIn(g, target_position=at, scale=0.15) for g in rows],
+                                  lag_ratio=0.2), run_time=0.6)
+            for g in rows:
+                self.remove(g)
+            self.add(*nums, *pieces)
+        else:
+            self.play(src.animate.shift(dx * RIGHT),
+                      *([FadeOut(gone)] if gone is not None else []), run_time=0.4)
+            if gone is not None:
+                self.remove(*gone.get_family())
+            for (o, r), n in zip(tags, col.nums):
+                r.move_to([target + 0.14 + r.width / 2, n.get_y(), 0])
+                if o is not None:
+                    o.next_to(n, LEFT, buff=0.05)
+            self.play(*[FadeOut(m) for m in frame],
+                      LaggedStart(*[FadeIn(g, shift=0.1 * LEFT) for g in pieces],
+                                  lag_ratio=0.25),
+                      run_time=0.6)
+            self.remove(*[f for m in frame for f in m.get_family()])
         self.hold_until(self.time + hold)
         self.play(*[FadeIn(m) for m in goal],
                   LaggedStart(*[FadeIn(b, shift=0.35 * RIGHT) for b in out.nums],
@@ -835,7 +863,7 @@ class FreshQKVScene(StoryboardScene):
         col[0].shift(0.05 * LEFT)
         col[2].shift(0.05 * RIGHT)
         col.at(d.xs[i], COL_TOP)
-        label = txt("centred, scaled", CL, T.LN).next_to(col, DOWN, buff=0.1)
+        label = txt("centred, scaled", NL, T.LN).next_to(col, DOWN, buff=0.05)
         g = VGroup(col, label)
         g.col, g.label = col, label
         return g
@@ -861,25 +889,25 @@ class FreshQKVScene(StoryboardScene):
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
                       "network, applied to this token alone", T.TEXT)
-        self.draw_node(d, ffn, 1.3)
+        self.draw_node(d, ffn, 1.0)
         # "adds its own update" (or "Another skip path adds it"): the second skip path and ⊕
         k = self.cue_with("skip path")
         t_add = (self.cue_at(k) if k is not None
                  else self.phrase_time("adds its own", self.time))
         self.busy_until(t_add - 0.2, d.marks[ffn])
-        self.run_dot(d.paths[ffn + 1], T.X, 0.8)             # the second skip path
+        self.run_dot(d.paths[ffn + 1], T.X, 0.45)             # the second skip path
         i = ffn + 1
-        self.draw_node(d, i, 1.3)                            # the ⊕: the sum it makes
-        box = self.frame_of(d.cols[i].col)                   # the sum it made
-        self.play(FadeIn(box), run_time=0.3)
+        self.draw_node(d, i, 1.1)                            # the ⊕: the sum it makes
+        box = None
+        if i + 1 >= len(d.kinds):
+            box = self.frame_of(d.cols[i].col)               # the sum it made
+            self.play(FadeIn(box), run_time=0.3)
         if i + 1 < len(d.kinds):                             # post-LN: LayerNorm again
             # (its own sentence: the voice waits for the sum to be made)
             kln = self.cue_with("LayerNorm again")
             if kln is not None and self.time > self.cue_at(kln) - 0.3:
                 self.pause_before(kln, 0.3)
             self.hold_until(self.phrase_time("LayerNorm again", self.time) - 0.3)
-            self.vanish(box, run_time=0.3)
-            box = None
             n2 = i + 1
             cen = self.centred_at(d, n2) if d.kinds[n2] == "norm" else None
             km = self.cue_with("mean and spread")
@@ -905,7 +933,7 @@ class FreshQKVScene(StoryboardScene):
                     Num(cen.spread, decimals=3, size=S, color=T.TEXT)).arrange(RIGHT, buff=0.12))
                 tags = [self.op_tag([("−", cen.mean), ("÷", cen.spread)], paren=True)
                         for _ in src.col.nums]
-                self.ln_morph(src, std, tags, 1.0, hold=0.2)
+                self.ln_morph(src, std, tags, 1.0, hold=0.2, into=d.marks[n2])
                 # "Then its own gain and bias" (review 33: rushed, the line still said mean
                 # and spread): its own sentence, which waits for the first step; its line
                 kg = self.cue_with("gain and bias")
@@ -914,7 +942,7 @@ class FreshQKVScene(StoryboardScene):
                     self.hold_until(self.cue_at(kg) - 0.3)
                 else:
                     self.hold_until(self.phrase_time("gain and bias", self.time) - 1.0)
-                self.set_note("then this sum's own gain and bias: one pair per number")
+                self.set_note("then this LayerNorm's own learned gain and bias: one pair per number")
                 tags = [self.op_tag([("×", cen.gain[j]), ("+", cen.bias[j])])
                         for j in range(len(std.col.nums))]
                 self.ln_morph(std, d.cols[n2], tags, 1.0, hold=0.2)
@@ -1031,14 +1059,51 @@ class FreshQKVScene(StoryboardScene):
                                    *([] if i in d.retired else [d.cols[i]]))
                             for i in range(len(d.kinds) - 1)], d.paths[-1], d.marks[-1],
                           *[m for m in src if m is not src.col and m is not src.label])
-            self.vanish(rest, st.note, *st.parts, run_time=0.6)
+            # (review 34b: the whole diagram faded to a bare X^(l) column; layer l's
+            # projections were never placed in layer l) the diagram slides left until X^(l)
+            # stands where layer l starts, layer l-1's part fading as it goes, and layer l's
+            # start is drawn on from it: its stream, its attention branch (fed by every
+            # token's X) and its ⊕; that piece then shrinks to the top right, the attention
+            # box pointed at, and stays there while its Q, K and V are made
+            dx = d.xs[-1] - X_LEFT
+            stub = self.layer_stub(l)
+            gone = [m for m in (st.note, *st.parts) if m is not None]
+            self.play(FadeOut(rest, shift=dx * LEFT), src.animate.shift(dx * LEFT),
+                      *[FadeOut(m) for m in gone], run_time=0.8)
+            self.remove(*[f for m in (rest, *gone) for f in m.get_family()])
+            if stub is not None:
+                self.play(Create(stub.stream), FadeIn(stub.rest), run_time=0.6)
+                ka0 = self.cue_with("attention")
+                if ka0 is not None and ka0 < 1:
+                    self.hold_until(self.when(ka0, "attention") - 0.2)
+                spot = self.frame_of(stub.box, buff=0.08)
+                self.play(FadeIn(spot), run_time=0.3)
+                # (its names keep their size: the piece moves, not shrinks; the feed's
+                # "every token's X" leaves, the attention box stays pointed at)
+                feed = stub.feed
+                stub.remove(feed) if feed in stub else None
+                stub.rest.remove(feed) if feed in stub.rest else None
+                for part in stub.rest:
+                    if feed in part:
+                        part.remove(feed)
+                stub.add(spot)
+                dest = [6.85 - stub.get_right()[0], 3.1 - stub.get_top()[1], 0]
+                stub_go = [stub.animate.shift(dest), FadeOut(feed)]
+            else:
+                stub_go = []
             # the column's own digits and label move into the row (the same glyphs: nothing
             # morphs); its brackets, dots and length go first, the row's brackets come last
             nums = list(src.col.nums)
             same = (len(nums) == len(row.nums)
                     and all(getattr(a, "decimals", None) == b.decimals
                             for a, b in zip(nums, row.nums)))
-            self.vanish(VGroup(src.col[0], src.col[2], *src.col[1][1:]), run_time=0.3)
+            brackets = VGroup(src.col[0], src.col[2], *src.col[1][1:])
+            if stub_go:
+                # (the layer's piece moves to the top right while X's column goes up)
+                self.play(*stub_go, FadeOut(brackets), run_time=0.5)
+                self.remove(*stub.feed.get_family(), *brackets.get_family())
+            else:
+                self.vanish(brackets, run_time=0.3)
             if same:
                 # the label and its numbers travel as one piece (review 24: they flew apart),
                 # the column keeping its shape, until its top number sits on the row's first
@@ -1050,22 +1115,36 @@ class FreshQKVScene(StoryboardScene):
                 go = row.nums[0].get_center() - here
                 lab_to = here + k * (src.label.get_center() - here) + go   # the label: its size
                 self.play(VGroup(*nums).animate.scale(k, about_point=here).shift(go),
-                          src.label.animate.move_to(lab_to), run_time=1.2)
+                          src.label.animate.move_to(lab_to), run_time=0.9)
                 self.play(src.label.animate.set_x(label.get_x()),
                           *[n.animate.set_x(r.get_x()) for n, r in zip(nums, row.nums)],
-                          run_time=0.5)
+                          run_time=0.4)
                 self.play(src.label.animate.move_to(label.get_center()),
                           *[n.animate.move_to(r.get_center()) for n, r in zip(nums, row.nums)],
-                          run_time=0.5)
+                          run_time=0.4)
             else:       # another decimals convention: the column leaves, the row comes in
                 self.play(src.label.animate.move_to(label.get_center()),
                           FadeOut(VGroup(*nums)), run_time=0.5)
                 self.remove(*VGroup(*nums).get_family())
                 self.play(FadeIn(row.nums), run_time=0.6)
-            self.play(FadeIn(VGroup(row[0], row[2], row[3])), run_time=0.4)
+            link = None
+            if stub is not None:
+                # X's row feeds layer l's stream: a line from its end to the piece's start
+                sx, sy = stub.stream[0].get_start()[:2]
+                rx = row.get_right()[0] + 0.2
+                if sx > rx + 0.4:
+                    link = VMobject(color=T.X, stroke_width=4)
+                    link.set_points_as_corners([[rx, row.get_y(), 0], [sx, row.get_y(), 0],
+                                                [sx, sy, 0]])
+            self.play(FadeIn(VGroup(row[0], row[2], row[3])),
+                      *([Create(link)] if link is not None else []), run_time=0.5)
             self.remove(*src.get_family())
             self.add(row, label)
             self.stage = Stage()
+            if stub is not None:
+                if link is not None:
+                    stub.add(link)
+                self.stage.parts.append(stub)
         else:
             self.clear_stage()
             self.play(FadeIn(row), FadeIn(label), run_time=0.6)
@@ -1136,8 +1215,11 @@ class FreshQKVScene(StoryboardScene):
                     self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in strip.bands],
                                           lag_ratio=0.08),
                               FadeIn(strip.label, shift=0.1 * LEFT), run_time=0.9)
-                    if "for head" in self.cue_text(ks):
-                        self.hold_until(self.when(ks, "for head") - 0.2)
+                    # (review 34b: one 11 s sentence) "For head 0, ..." may be its own
+                    # sentence: the band lights as it starts
+                    kf = self.cue_with("or head")
+                    if kf is not None:
+                        self.hold_until(self.when(kf, "or head") - 0.2)
                     self.play(strip.bands[0].animate.set_fill(T.Q, 1),
                               FadeIn(strip.first, shift=0.1 * DOWN), run_time=0.5)
                     self.add(strip)
@@ -1145,7 +1227,8 @@ class FreshQKVScene(StoryboardScene):
                     self.proj_strip = strip
             st.parts.append(block)
             # Q column by column; K and V, "the same", all three columns at once
-            per = (max(0.9, min(3.0, (self.when(cue["q"], "plus a bias") - self.time - 0.4) / 3))
+            kpb = self.cue_with("plus a bias", cue["q"])
+            per = (max(0.9, min(3.0, (self.when(kpb, "plus a bias") - self.time - 0.4) / 3))
                    if i == 0 else max(1.6, self.cue_end(cue[k]) - self.time - 0.1))
             name = math(f"{K}^(({l}))", ML, COLOR[k])
             # K's and V's rows start where Q's does (it may have moved right, clear of X)
@@ -1160,6 +1243,25 @@ class FreshQKVScene(StoryboardScene):
         st.proj_label, st.proj_blocks, st.proj_lay = label, blocks, lay
         st.proj_said = said
         self.hold_until(self.cue_at(99) - 0.2)
+
+    def layer_stub(self, l: int):
+        """Layer l's diagram up to its first ⊕ (its X dot, stream, attention branch fed by
+        every token's X, the ⊕), drawn at the diagram's place; None when layer l's first
+        update is not attention's (another arrangement)."""
+        u = self.v.layers[l].update
+        stages = list(u.stages) if u is not None else []
+        kinds, keys = [str(x.kind) for x in stages], [str(x.key) for x in stages]
+        if len(kinds) < 3 or kinds[1] != "update" or keys[1] != "d_attn" or kinds[2] != "sum":
+            return None
+        d1 = Diagram(l, kinds, keys, list(np.linspace(X_LEFT, X_RIGHT, len(stages))))
+        for i in range(3):
+            d1.marks.append(self.mark(d1, i))
+            d1.paths.append(self.path_to(d1, i))
+        stream = VGroup(d1.paths[0], d1.paths[2])
+        g = VGroup(stream, d1.paths[1], d1.marks[0], d1.marks[1], d1.marks[2])
+        g.stream, g.rest, g.box = stream, VGroup(*g[1:]), d1.marks[1]
+        g.feed = d1.paths[1][2]
+        return g
 
     def ensure_proj(self, l: int) -> None:
         """Layer l's X row, W_Q and query on the stage (a beat shown without `project`
@@ -1287,9 +1389,12 @@ class FreshQKVScene(StoryboardScene):
             moves.append(q.animate.shift(go))
         here = [m for m in (wq, q) if self.on_screen(m)]
         if here or moves:
-            self.play(*moves, run_time=0.6)
-            self.play(*[DimPlace(m, PARK) for m in here], run_time=0.4)
-        self.parked = here
+            # (review 34b: a dim Q^(l) ghost stayed bottom-left for 15 s while the voice
+            # talked only of X) they leave; `compare` brings them back where they were
+            # when the matrices come up
+            self.play(*[FadeOutPlace(m) for m in here], run_time=0.6)
+            self.remove(*[f for m in here for f in m.get_family()])
+        self.parked = []
         self.play(FadeIn(made, shift=0.15 * UP), run_time=0.5)
         st.parts.append(made)
         self.glide(box, pa, self.when(k2, "ttention's update") - 0.2, 0.8, buff=0.06)
@@ -1575,7 +1680,7 @@ class FreshQKVScene(StoryboardScene):
                                                                      DOWN + RIGHT, buff=0.1)
         l1 = math(T.X_l(l), ML, T.X)
         l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.1))
-        sk = txt("2-D sketch, true angle", PS, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
+        sk = txt("2-D sketch, true angle", NL, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
             o, LEFT)
         # X^(l-1)'s name under a short arrow's tip can reach down to this line: then it goes
         # under the name (another sentence's lengths). Glyph by glyph: the two boxes overlap a
@@ -1675,9 +1780,10 @@ class FreshQKVScene(StoryboardScene):
                                  tip_length=0.14, max_tip_length_to_length_ratio=0.3)
             # (the gap between the blocks is narrow: the number alone over the arrow, what it
             # is under it, both within the arrow's length)
-            big = VGroup(txt("±", ML, T.TEXT),
-                         Num(wm.w_cos_max, decimals=2, size=ML, color=T.TEXT)
-                         ).arrange(RIGHT, buff=0.06)
+            # (review 34b: "±0.04" read as the cosine's value) a bound: |cos| ≤ 0.04
+            big = VGroup(txt("|cos| ≤", 30, T.TEXT),
+                         Num(wm.w_cos_max, decimals=2, size=36, color=T.TEXT)
+                         ).arrange(RIGHT, buff=0.16)
             big.next_to(link_w, UP, buff=0.18)
             npairs = int(getattr(wm, "w_pairs", 0) or 0)
             under = VGroup(txt(f"cosine, all {npairs}" if npairs else "cosine, all", S,
@@ -1852,16 +1958,18 @@ class FreshQKVScene(StoryboardScene):
                       ).arrange(RIGHT, buff=0.15)
         cosl.next_to(mrow, DOWN, buff=0.35).set_x(mrow.get_x())
         self.keep_inside(cosl)
-        self.hold_until(self.when(km, "over all") - 0.2)
+        # (review 34b: one 13 s sentence) "Over all 32 entries ... is 0.76" may be its own
+        ko = self.cue_with("entries of head", km)
+        self.hold_until(self.when(ko, "ver all") - 0.2)
         self.repoint(box, VGroup(mrow, gqg), 0.6)
         # "its cosine with layer l-1's query": a double arrow joins the two rows compared
         link = DoubleArrow([mrow.get_right()[0] + 0.08, mrow.get_y(), 0],
                            [gql.get_left()[0] - 0.08, mrow.get_y(), 0], buff=0, color=HL,
                            stroke_width=2.5, tip_length=0.14,
                            max_tip_length_to_length_ratio=0.4)
-        self.hold_until(self.when(km, "cosine") - 0.2)
+        self.hold_until(self.when(ko, "cosine") - 0.2)
         self.play(GrowFromCenter(link), run_time=0.6)
-        self.hold_until(self.when(km, "query is") + 0.1)
+        self.hold_until(self.when(ko, "query is") + 0.1)
         self.repoint(box, cosl, 0.6, anims=[FadeIn(cosl, shift=0.1 * UP)])
         st.parts += [cosl, link]
         # "the new X alone turns it": the new row, named
@@ -2342,8 +2450,8 @@ class FreshQKVScene(StoryboardScene):
         def label(s):
             return math(T.X_l(l0 + s), ML, T.X)
 
-        sk = VGroup(txt("2-D sketch: each turn", S, T.TEXT),
-                    txt("at its true angle", S, T.TEXT)).arrange(DOWN, buff=0.1,
+        sk = VGroup(txt("2-D sketch: each turn", NL, T.TEXT),
+                    txt("at its true angle", NL, T.TEXT)).arrange(DOWN, buff=0.1,
                                                                   aligned_edge=LEFT)
         sk.next_to(o, DOWN, buff=0.3).align_to(o + 0.2 * LEFT, LEFT)
         self.keep_inside(sk)
@@ -2416,7 +2524,10 @@ class FreshQKVScene(StoryboardScene):
             arc = Arc(radius=1.1, start_angle=base, angle=ang, arc_center=o, color=HL,
                       stroke_width=2.5)
             num = Num(v.cos_steps[s - 1], decimals=2, size=ML, color=T.TEXT)
-            num.move_to(o + (1.1 + 0.2 + num.width / 2) * np.array(
+            # (review 34b: from inside the angle it crossed the arrows on its way to the
+            # list) in the angle's opening, past the arrows' tips: its way to the list, up and
+            # to the right, crosses nothing
+            num.move_to(o + (R + 0.75 + num.width / 2) * np.array(
                 [np.cos(base + ang / 2), np.sin(base + ang / 2), 0.0]))
             if s in sync:
                 k, j, first = sync[s]
@@ -2485,6 +2596,14 @@ class FreshQKVScene(StoryboardScene):
             heads = VGroup(heads[0])
         key = txt(f"a cell: one head's Q, K and V ({int(c.entries)} entries each), "
                   f"for all {int(c.tokens)} tokens", S, T.TEXT)
+        toks = [str(t) for t in self.v.tokens]
+        marks = sum(1 for t in toks if t.startswith("[") and t.endswith("]"))
+        if len(toks) == int(c.tokens) and marks == 2:
+            # (review 34b: "all 9 tokens" while the sentence shows 7) what the 9 are, in
+            # words (the markers' names are never said in this video)
+            key = VGroup(key, txt(f"({len(toks) - 2} of the sentence, plus a start and an "
+                                  "end marker the model adds)", S, T.TEXT)).arrange(
+                DOWN, buff=0.1)
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
                     prefix="every gap, model vs recomputed: < ")
         grid = VGroup(names, heads, cells)
