@@ -141,13 +141,20 @@ def test_narration_quotes_the_plan(built):
         assert step in said
     assert f"vectors with {d['heads']['d_model']} numbers each" in said
     assert "drawn flat" not in said
-    # the rest of layer 0 in one sentence, its end X^(1)'s cosine (the steps are fresh_qkv's)
+    # the rest of layer 0, its end X^(1)'s cosine (the steps themselves are fresh_qkv's)
     st = d["entered"]["stages"]
     assert [x["name"] for x in st] == ["+attn", "LN", "+FFN", "LN"]
     assert st[0]["cos"] == pytest.approx(d["entered"]["sum_cos"], abs=1e-9)
     assert st[-1]["cos"] == pytest.approx(c["x"][1], abs=1e-9)
-    assert (f"LayerNorm and the FFN then finish the layer, each token on its own, and the two "
-            f"X entering layer 1 have a cosine of {fmt(st[-1]['cos'])}.") in said
+    # round 34 (reviews 33b/y: 0.93 and 0.89 were drawn, never said): each step's cosine said
+    # with what the step does, in one sentence; then X^(1)'s, and that MiniLM is post-norm
+    assert (f"LayerNorm, which re-centres and rescales each vector, takes their cosine to "
+            f"{fmt(st[1]['cos'])}; the FFN, a small network run on each token alone, and its "
+            f"add take it to {fmt(st[2]['cos'])}.") in said
+    assert (f"A last LayerNorm, and the two X entering layer 1 have a cosine of "
+            f"{fmt(st[-1]['cos'])}; MiniLM normalizes after each part, so layer 1's matrices "
+            f"read this X directly.") in said
+    assert d["reads"]["same_as_x"] and d["reads"]["placement"] == "post"
     assert "Then LayerNorm:" not in said
 
 

@@ -625,7 +625,8 @@ class AttentionDepthScene(StoryboardScene):
         x = math(sup("X", state), T.TYPE.math, T.X).scale(1.25)
         fr = SurroundingRectangle(x, color=T.X, buff=0.14, stroke_width=4)
         fr.set_fill(T.BACKGROUND, 1.0)
-        return VGroup(fr, x).next_to(box, LEFT, buff=1.2)
+        # r34 (r33b: its foot on the arcs' label under the block): level with the block's top
+        return VGroup(fr, x).next_to(box, LEFT, buff=1.2).align_to(box, UP)
 
     SCORE_T = 0.85              # bank's query meeting the keys (score lines), of a feed's time
 
@@ -714,7 +715,7 @@ class AttentionDepthScene(StoryboardScene):
             self.remove(cols)
         else:
             self.play(FadeInPlace(c), *extra, run_time=come)
-            self.play(c.animate.next_to(box, LEFT, buff=0.06), run_time=into)
+            self.play(c.animate.next_to(box, LEFT, buff=0.06).align_to(box, UP), run_time=into)
         # round 33 (it faded beside the block): it goes into the block's lower edge as it
         # fades (to its centre it crossed the W_Q, W_K written there)
         self.play(c.animate.move_to(box.get_bottom()).scale(0.6).set_opacity(0),
@@ -742,7 +743,7 @@ class AttentionDepthScene(StoryboardScene):
         # dots are named as they land (bank's query, each token's key); the old arcs leave;
         # bank's query meets every key (a thin score line from bank out to each key); the
         # new weights' arcs grow out of those lines (they reshape as the row lands)
-        y_l = arc_top + 0.32
+        y_l = arc_top + 0.5          # r34 (r33y: the names sat on the dots): lifted clear
         q_lab = txt(f"{self.v.word}'s query", LAB, T.Q).move_to([self.focus_x(), y_l, 0])
         if q_lab.get_right()[0] > DIAG_RIGHT:
             q_lab.shift(LEFT * (q_lab.get_right()[0] - DIAG_RIGHT))
@@ -823,7 +824,10 @@ class AttentionDepthScene(StoryboardScene):
             fr.set_fill(T.BACKGROUND, 1.0)
             side = VGroup(fr, lab.move_to(fr))
             side.move_to([bx + 0.18 + side.width / 2, yb, 0])
-            ax = side.get_right()[0] + 0.3 + 0.17
+            # r34 (r33b: scaled to fit, its labels ~11 px, X^(1) touching the last norm and
+            # the bars): the + under the box's right end (its update straight down into it),
+            # so the diagram fits at the label size
+            ax = side.get_right()[0] - 0.3
             c = VGroup(Circle(radius=0.17, color=T.TEXT, stroke_width=3),
                        txt("+", LAB)).move_to([ax, S, 0])
             c[1].move_to(c[0])
@@ -842,13 +846,13 @@ class AttentionDepthScene(StoryboardScene):
                             Arrow([bx, yb, 0], side.get_left(), buff=0, color=T.X,
                                   stroke_width=3, tip_length=0.12,
                                   max_tip_length_to_length_ratio=0.6))
-            out = Arrow(side.get_right(), c.get_top(), buff=0.04, color=col,
+            out = Arrow([ax, side.get_bottom()[1], 0], c.get_top(), buff=0.04, color=col,
                         stroke_width=3, tip_length=0.14, max_tip_length_to_length_ratio=0.5)
             sides.add(VGroup(side, branch, out))
             branch_pts.append(bp)
             cursor = nrm.get_right()[0]
-        x1 = self.chip(tl, box)
-        x1.move_to([cursor + 0.25 + x1.width / 2, S, 0])
+        x1 = self.chip(tl, box).scale(0.85)
+        x1.move_to([cursor + 0.3 + x1.width / 2, S, 0])
         segs = [Line(x0.get_right(), adds[0].get_left(), color=T.X, stroke_width=3),
                 Line(adds[0].get_right(), norms[0].get_left(), color=T.X, stroke_width=3),
                 Line(norms[0].get_right(), adds[1].get_left(), color=T.X, stroke_width=3),
@@ -857,7 +861,7 @@ class AttentionDepthScene(StoryboardScene):
         path = VGroup(*segs)
         # within the diagram's band (a longer layer number: a little smaller, never wider)
         whole = VGroup(x0, path, adds, norms, sides, x1)
-        room = DIAG_RIGHT - DIAG_LEFT
+        room = DIAG_RIGHT - DIAG_LEFT - 0.2       # r34: clear of the bars on its right
         if whole.width > room:
             f = room / whole.width
             whole.scale(f, about_point=[DIAG_LEFT, S, 0])
@@ -887,7 +891,7 @@ class AttentionDepthScene(StoryboardScene):
                           adds[k].get_left()),
                       side[0].animate(rate_func=squish_rate_func(there_and_back, 0.6, 1.0))
                       .set_stroke(T.POINTER, width=4), run_time=0.55)
-            d_up.set_color(col).move_to(side.get_right())     # the update leaves the box
+            d_up.set_color(col).move_to(out.get_start())   # the update leaves the box (its foot)
             self.play(d_up.animate.move_to(adds[k]), d.animate.move_to(adds[k]), run_time=0.4)
             self.play(FadeOutPlace(VGroup(d_up, d)),
                       adds[k][0].animate(rate_func=there_and_back).set_stroke(T.POINTER,
@@ -1230,8 +1234,12 @@ class AttentionDepthScene(StoryboardScene):
             if eg is not None:
                 anims.append(FadeOutPlace(eg))
                 eg = None
+            first_out = []
             if hnum is not None:
-                anims.append(FadeOutPlace(hnum))
+                # r34 (both reviews: the last head's number lingered under the next head,
+                # the label already on the next): it and the old ring leave first, then the
+                # label's number changes as the arcs reshape
+                first_out.append(FadeOutPlace(hnum))
                 hnum = None
             if j is None:
                 eg = txt("for example,", LAB, T.TEXT).next_to(nm, LEFT, buff=0.15)
@@ -1239,8 +1247,9 @@ class AttentionDepthScene(StoryboardScene):
             if lit is not None:
                 # round 31: the ring leaves one head and is drawn at the next (sliding
                 # across the heads between suggested it visited them)
-                anims += [chips[lit[0]].animate.set_color(T.TEXT),
-                          FadeOutPlace(lit[1]), Create(ring)]
+                # (r34: a ring being drawn read as a stray tick: it fades in whole)
+                first_out += [chips[lit[0]].animate.set_color(T.TEXT), FadeOutPlace(lit[1])]
+                anims += [FadeIn(ring)]
             else:
                 anims += [Create(ring)]
             # round 33 (r33x: the legend came 10 s after the first arc): what an arc's width
@@ -1261,14 +1270,17 @@ class AttentionDepthScene(StoryboardScene):
                 # (in place: rolling up, the old digit read as a superscript of "head")
                 # (not a Succession: a finished fade restores its opacity until the play
                 # ends, and the old arcs came back under the new)
-                anims += [cur.animate(rate_func=squish_rate_func(smooth, 0, 0.4))
-                          .set_stroke(opacity=0),
-                          LaggedStart(*[Create(a) for a in row], lag_ratio=0.05,
-                                      rate_func=squish_rate_func(smooth, 0.45, 1)),
-                          name[1].animate(rate_func=squish_rate_func(smooth, 0, 0.4))
-                          .set_opacity(0),
-                          FadeIn(nm[1], rate_func=squish_rate_func(smooth, 0.5, 1))]
-            self.play(*anims, run_time=0.9)
+                # r34 (r33b: a frame with no arcs under "head 11"): each arc reshapes to
+                # the next head's width for the same token (kept, not redrawn)
+                anims += [ReplacementTransform(cur, row)]
+                # r34 (both reviews: a bare "head" mid-swap): the number changes at once,
+                # as the ring moves (never a "head" without its number)
+            if first_out:
+                self.play(*first_out, run_time=0.3)
+            if cur is not None:
+                self.remove(name[1])
+                self.add(nm[1])
+            self.play(*anims, run_time=0.6 if first_out else 0.9)
             if cur is not None and cur is not row:
                 self.remove(cur)
             if name is not None:
@@ -1323,40 +1335,46 @@ class AttentionDepthScene(StoryboardScene):
         moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
             else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08,
                               rate_func=squish_rate_func(smooth, 0.3 if has_eq else 0, 1))]
+        t_adds = self.when_said("adds up to", self.time + 2.5)
+        eq_rest = VGroup(eq_head, *eq_ops, *terms, *eq_tail)
         if has_eq:
             # the mean completes the line, its terms kept in place (round 31: they merged
             # into it and left empty slots in the line)
-            self.play(FadeIn(mean_num, shift=LEFT * 0.2), run_time=0.6)
-            self.wait(0.8)          # r33: the whole line read before it leaves
+            self.play(FadeIn(mean_num, shift=LEFT * 0.2), run_time=0.5)
+            self.wait(0.3)
+        # r34 (both reviews: the line was read for 1.5 s, then faded while the voice was on
+        # it): the line stays, rising into the heads' strip (which leaves) as the mean's arcs
+        # are drawn in its place; its mean travels down to the river's place in the row at
+        # "adds up to"
+        up = [VGroup(eq_rest, mean_num).animate.shift(
+                  UP * (strip.get_center()[1] + 0.12 - eq.get_center()[1])),
+              FadeOutPlace(term_tags, rate_func=squish_rate_func(smooth, 0, 0.3))] \
+            if has_eq else []
         self.play(*moves, FadeOutPlace(VGroup(heads_lab, chips),
                                        rate_func=squish_rate_func(smooth, 0, 0.5)),
                   FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
-                  *([FadeOutPlace(VGroup(eq_head, *eq_ops, *terms, *eq_tail, term_tags,
-                                         mean_num),
-                                  rate_func=squish_rate_func(smooth, 0, 0.3))]
-                    if has_eq else []),
-                  run_time=1.4)
+                  *up, run_time=1.2)
         self.remove(*chips, *([name] if name is not None else []))
         self.add(st.arcs)
         self.early_num = None
         st.extra = [mean_lab]
-        # "... and it adds up to 1": the note's formula rolls out, what the arcs are rolls in
-        t_adds = self.when_said("adds up to", self.time)
-        self.hold_until(t_adds - 0.6)
+        # "... and it adds up to 1": the note's line lit as it is said
+        self.hold_until(t_adds - 0.3)
         if schematic:
-            self.play(*roll(st.note[0], VGroup(*st.note[1:])), FadeOutPlace(mean_lab),
-                      run_time=0.8)
+            self.play(*roll(st.note[0], VGroup(*st.note[1:])), run_time=0.8)
             self.remove(st.note[0])
             st.note = VGroup(*st.note[1:])
-        else:
-            # the label leaves up; the note (up since the first arcs) is read
-            if getattr(self, "_legend_in", False):
-                self.play(FadeOutPlace(mean_lab), run_time=0.6)
-            else:
-                self.play(FadeOutPlace(mean_lab), FadeIn(st.note, shift=UP * ROLL),
-                          run_time=0.8)
-        st.extra = []
+        elif not getattr(self, "_legend_in", False):
+            self.play(FadeIn(st.note, shift=UP * ROLL), run_time=0.6)
         self.emphasize(st.note[0], run_time=0.9, buff=0.04)
+        # then the line leaves, its mean going down into the row under the word (the row's
+        # other weights come in beside it)
+        gone_eq = [FadeOutPlace(eq_rest)] if has_eq else []
+        if has_eq:
+            self.early_num = word_j
+            gone_eq.append(ReplacementTransform(mean_num, self.num_at(st.nums, word_j)))
+        self.play(FadeOutPlace(mean_lab), *gone_eq, run_time=0.7)
+        st.extra = []
         # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it
         # flash, their tokens boxed
         ahead = [a for j, a in zip(keys, st.arcs) if j > max(v.focus.values)]
@@ -1379,13 +1397,18 @@ class AttentionDepthScene(StoryboardScene):
                                                   if x is not early_m],
                                                 lag_ratio=0.1), run_time=t)),
             (1, lambda t: self.flash(*thick, run_time=t))])
-        if word in st.xs:
-            self.hold_until(t_tie - 0.2)
-            self.point_below(self.num_at(st.nums, word), run_time=0.9)
-        if cls in st.xs:
-            t_cls = self.when_said(f"{float(lay.on_special[0]):.2f}", self.time)
-            self.hold_until(t_cls - 0.2)
-            self.point_below(self.num_at(st.nums, cls), run_time=0.9)
+        # r34 (r33y: a 0.5 s arrow under 0.30, nothing at 0.29): each number boxed, its arc
+        # lit, as it is said
+        for j_, t_j in ((word, t_tie), (cls, None)):
+            if j_ not in st.xs:
+                continue
+            if t_j is None:
+                t_j = self.when_said(f"{float(lay.on_special[0]):.2f}", self.time,
+                                     after=self.time - 0.5)
+            self.hold_until(t_j - 0.3)
+            self.emphasize(self.num_at(st.nums, j_), buff=0.06, run_time=1.1,
+                           extra=[st.arcs[keys.index(j_)].animate(rate_func=there_and_back)
+                                  .set_stroke(T.POINTER)])
         # "The bar on the right adds up CLS and SEP: 0.29 and 0.11 make 0.40 of the row": the
         # chart; the two weights leave the number row (under it, not across the tokens) and
         # travel to the bar, its two parts growing beside them; the total comes on top as it
@@ -1630,7 +1653,9 @@ class AttentionDepthScene(StoryboardScene):
         """The arcs and weights on screen fade to a ghost (the row of the layer before, while
         the next layer's input is fed in)."""
         st = self.st
-        return [st.arcs.animate.set_stroke(opacity=arcs), st.nums.animate.set_opacity(0.35)]
+        # r34 (r33y: the layer before's weights, dimmed and unlabelled under the tokens,
+        # read as the new layer's): they leave; the new layer's roll in where they were
+        return [st.arcs.animate.set_stroke(opacity=arcs), st.nums.animate.set_opacity(0)]
 
     def next_layer_at_first(self, t_num: float) -> None:
         """Layer 1 (the header already on it): X^(1) rises out of the focus word into the
@@ -1810,6 +1835,9 @@ class AttentionDepthScene(StoryboardScene):
         # the arcs re-forming from its output as "layer 0's X" is said
         t_fed = self.when_said("fed", self.mark(2, n) - 0.5)
         self.hold_until(self.when_said("own query", self.mark(1, n)) - 0.3)
+        if self.burned is None and first:
+            # r34 (r33b: one caption for 40 s of the test): it follows each step
+            self.set_caption(f"First: layer {tl}'s matrices fed X of layer {l0}.")
         self.play(FadeInPlace(block), run_time=0.6)
         pre = max(1.2, t_fed - self.time)
         feed(l0, tie.old_row, pre + 1.0, roll(was, tag))
@@ -1867,6 +1895,9 @@ class AttentionDepthScene(StoryboardScene):
         t_now = self.when_said("now feed", self.mark(3, n))
         t_new = self.when_said(f"{float(tie.new_sink):.2f}", self.mark(4, n) - 0.5)
         self.hold_until(t_now - 0.2)
+        if self.burned is None and first:
+            self.set_caption(f"Then: layer {tl}'s matrices fed X of layer {tl}, "
+                             f"layer {l0}'s output.")
         # what X^(1) is, acted (first test only): an X^(0) chip left of the block; "plus
         # layer 0's attention update", "then its FFN update": each comes in under the chip
         # and moves into it; its index rolls to X^(1); that chip goes into the block
@@ -1939,8 +1970,9 @@ class AttentionDepthScene(StoryboardScene):
         out_, in_ = squish_rate_func(smooth, 0, 0.5), squish_rate_func(smooth, 0.5, 1)
         # round 32 (the label said layer 0 over layer 1's dimmed row): the row leaves with
         # the block that made it; the new block's row comes only when X goes into it
-        self.play(block.animate(rate_func=out_).shift(UP * 0.5).set_opacity(0),
-                  FadeIn(back, shift=DOWN * 0.5, rate_func=in_),
+        # r34 (both reviews: the sliding block's label crossed the header): in place
+        self.play(block.animate(rate_func=out_).set_opacity(0),
+                  FadeIn(back, rate_func=in_),
                   st.arcs.animate(rate_func=out_).set_stroke(opacity=0),
                   # r33: the arcs' tag leaves with them (it stood over an empty stage)
                   tag.animate(rate_func=out_).set_opacity(0),
@@ -1981,8 +2013,8 @@ class AttentionDepthScene(StoryboardScene):
         # round 32 (the label went back to layer 1 over the swap's row): the block and the
         # arcs change in one move, the row re-forming as the own block lands
         self.show_row(tie.new_row, VGroup(), 1.2, extra=[
-            block.animate(rate_func=out_).shift(UP * 0.5).set_opacity(0),
-            FadeIn(own_block, shift=DOWN * 0.5, rate_func=in_)])
+            block.animate(rate_func=out_).set_opacity(0),
+            FadeIn(own_block, rate_func=in_)])
         self.remove(block)
         block, box = own_block, own_block.box
         if both:
@@ -2079,6 +2111,31 @@ class AttentionDepthScene(StoryboardScene):
             self.fill_to(None, [(1, lambda t: self.wait(t))])
             st.extra = [reading]
             return
+        # r34 (both reviews: "the sink is CLS; SEP gets little" over a still frame): at "sink
+        # is" [CLS] boxed and the [CLS] parts of the bars outlined; at "gets
+        # little" [SEP] alike, its thin parts lit
+        spec = [int(j) for j in v.special.values]
+        for i_s, phrase in enumerate(("sink is", "gets little")):
+            if i_s >= len(spec) or not self.says(phrase):
+                continue
+            t_p = self.when_said(phrase, self.time, after=self.time - 0.5)
+            if t_p > self.mark(2, 2) - 0.8:
+                continue
+            self.hold_until(t_p - 0.3)
+            boxed = [st.label[spec[i_s]]] if spec[i_s] in st.label else []
+            parts = [st.bars[l].parts[i_s] for l in range(1, hi + 1)
+                     if l in st.bars and i_s < len(st.bars[l].parts)]
+            rt_s = max(0.8, min(1.3, self.mark(2, 2) - 0.2 - self.time))
+            # outlined, not recoloured (a tint read as the other token's)
+            rings_s = [SurroundingRectangle(p_, buff=0.025, color=T.POINTER, stroke_width=3)
+                       .set_z_index(4) for p_ in parts]
+            rings_s += [SurroundingRectangle(m_, buff=0.06, color=T.POINTER, stroke_width=3)
+                        for m_ in boxed]
+            # the token boxed and its bar parts outlined together, held while said
+            self.play(*[Succession(FadeIn(r_, run_time=0.2 * rt_s), Wait(0.6 * rt_s),
+                                   r_.animate(run_time=0.2 * rt_s).set_stroke(opacity=0))
+                        for r_ in rings_s], run_time=rt_s)
+            self.remove(*rings_s)
         word = int(v.layers[L - 1].top_word.pos)
         chips = block_at is not None and block_at == hi
         t_num = self.when_said(f"{float(v.layers[L - 1].sink):.2f}", self.mark(1, 2) + 1.5)
@@ -2087,7 +2144,9 @@ class AttentionDepthScene(StoryboardScene):
         # the reading leaves as the voice turns to the last layer, the block comes back;
         # the caption turns to the last layer with it (round 28: its fall played under
         # "The sink: a reading, not a measurement")
-        self.hold_until(min(t_say, t_num - 1.6 - self.SCORE_T) - 0.3)
+        # r34 (both reviews: the caption turned while "SEP gets little" was said): as the
+        # voice turns to the last layer
+        self.hold_until(max(self.time, t_say - 0.1))
         if self.burned is None:
             self.set_caption(
                 f"Layer {int(v.layers[L - 1].layer)}: the share on "
@@ -2105,11 +2164,14 @@ class AttentionDepthScene(StoryboardScene):
         # "..., and some goes back to the words": its bar ringed, its heaviest word pointed at
         t_words = self.when_said("back to the words", self.time)
         self.hold_until(t_words - 0.3)
+        # r34 (r33b: the words that gained were not marked): the words' weights boxed
+        # together (every token but the special ones: one run between [CLS] and [SEP])
+        words = VGroup(*[self.num_at(st.nums, j) for j in st.xs if j not in spec])
         self.fill_to(None, [
             (1, lambda t: self.light(VGroup(st.bars[L - 1].parts, st.bars[L - 1].val),
                                          run_time=t)),
-            (1, lambda t: self.point_below(self.num_at(st.nums, word), run_time=t)
-             if word in st.xs else self.wait(t)),
+            (1, lambda t: self.emphasize(words, buff=0.08, run_time=t) if len(words)
+             else self.wait(t)),
         ])
 
     def beat_deep_heads(self, beat) -> None:
@@ -2323,6 +2385,8 @@ class AttentionDepthScene(StoryboardScene):
         L = int(v.n_layers)
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(L)])
         chart.shift(LEFT * chart.get_center()[0])
+        # r34 (r33y: small, centred in empty space): larger, alone on the stage
+        chart.scale(min(1.45, 4.8 / chart.height)).move_to([0, -0.25, 0])
         scope = txt("in short, for this one sentence:", B)
         scope.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         unit = BAR_H * 0.8
@@ -2393,7 +2457,7 @@ class AttentionDepthScene(StoryboardScene):
                 else "depends on the order") if t_.swap_by.value else f"at layer {tl_},"
             ring = [VGroup(cols_s[i][0], cols_s[i][1])           # bars with their numbers
                     for i in ((1, 3) if agree and t_.by.value == "own matrices" else (1, 2))]
-            self.centre_panel(g)                             # alone, in the stage's middle
+            self.centre_panel(g, grow=1.5, room=4.8)         # alone, in the stage's middle (r34: larger)
             evidence.append((g, [c.bars for c in cols_s], phrase, ring,
                              {0: tl_ - 1, 3: tl_} if not evidence else {}))
         order = None
@@ -2437,8 +2501,14 @@ class AttentionDepthScene(StoryboardScene):
         fits = all(g.width < 2 * (7.11 - T.EDGE) for g, *_ in evidence)
         if len(panels):
             self.play(FadeOutPlace(panels), run_time=0.4)
-        self.play(FadeInPlace(scope), FadeInPlace(chart),
-                  *self.approx_in(*[b.val for b in chart[1:]]), run_time=0.8)
+        # r34 (r33y: static for 13 s): the frame comes, then the bars grow left to right,
+        # one per layer, while "each layer's fresh queries and keys ..." is said
+        self.play(FadeInPlace(scope), FadeInPlace(chart[0]), run_time=0.8)
+        t_dep0 = self.when_said("with depth", self.time + 3.0)
+        # (each value riding on its bar's top as it grows)
+        self.play(LaggedStart(*[AnimationGroup(*self.grow_bar(b)) for b in chart[1:]],
+                              lag_ratio=0.5),
+                  run_time=max(1.5, min(4.0, t_dep0 - 0.4 - self.time)))
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
         # tests' and heads' bars
         t_dep = self.when_said("with depth", self.time)

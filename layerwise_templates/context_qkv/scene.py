@@ -294,7 +294,9 @@ class ContextQKVScene(StoryboardScene):
         title = txt(f"cosine of the two \"{v.word}\" vectors", size)
         head = title
         if cut:
-            head = inline(title, txt("·", size, T.MUTED),
+            # (review 33b/y: a "·" between read as a stray dot: a semicolon ends the title)
+            title = txt(f"cosine of the two \"{v.word}\" vectors;", size)
+            head = inline(title,
                           txt("the axis starts at", size, T.TEXT),
                           Num(v.axes.y_range[0], decimals=2, size=size, color=T.TEXT),
                           buff=0.14)
@@ -360,6 +362,13 @@ class ContextQKVScene(StoryboardScene):
         made = ("each layer makes its Q, K, V from the X at its tick"
                 if v.reads.same_as_x.value else
                 "each layer makes its Q, K, V from LN of the X at its tick")
+        # wide: the note on the heads said in this line, not inside the plot (review 33y,
+        # 2:36: the legend and the note sat among the lines, by the 0.62 label)
+        said = False
+        if wide and h.kv_width.value == h.q_width.value:
+            m2 = made.replace("Q, K, V", f"Q, K, V (all {h.n_heads} heads together)", 1)
+            if txt(m2, max(size, T.TYPE.small)).width <= 12.6:
+                made, said = m2, True
         xname = txt(made, max(size, T.TYPE.small), tick_color).next_to(xm, DOWN, buff=0.1)
         xname.align_to(ax.axes, LEFT)
         if cut:                             # the axis break: two slashes over a gap
@@ -377,8 +386,17 @@ class ContextQKVScene(StoryboardScene):
         chart.to_edge(LEFT, buff=T.EDGE + 0.1)
         chart.shift(UP * (self.content_top() - chart.get_top()[1]))
         if inside is not None:
-            inside.move_to(ax.axes.c2p(0.12, lo) + UP * 0.3, aligned_edge=DOWN + LEFT)
-            chart.add(inside)
+            if said:
+                inside.remove(note)
+            # the legend on the header's line, at the right, when it fits there
+            legend.next_to(head, RIGHT, buff=0.7)
+            if legend.get_right()[0] <= 6.9 - T.EDGE:
+                inside.remove(legend)
+                chart.add(legend)
+            if len(inside):
+                inside.arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+                inside.move_to(ax.axes.c2p(0.12, lo) + UP * 0.3, aligned_edge=DOWN + LEFT)
+                chart.add(inside)
         chart.inside = inside
         self.st.ax = ax
         self.st.wide = wide
@@ -507,7 +525,8 @@ class ContextQKVScene(StoryboardScene):
     def marks(self, rows: VGroup, same: bool) -> VGroup:
         sign = "=" if same else "≠"
         top, bottom = rows.rows[0].nums, rows.rows[1].nums
-        return VGroup(*[txt(sign, S, T.TEXT).move_to((a.get_bottom() + b.get_top()) / 2)
+        # (review 33b, 0:21-0:45: at small size the "=" read as a speck)
+        return VGroup(*[txt(sign, T.TYPE.label, T.TEXT).move_to((a.get_bottom() + b.get_top()) / 2)
                         for a, b in zip(top, bottom)])
 
     def layer0_panel(self) -> VGroup:
@@ -518,10 +537,10 @@ class ContextQKVScene(StoryboardScene):
         same = bool(v.match.identical.value)
         xk = "x" if v.reads.same_as_x.value else "in"
         top = self.content_top()
-        head = inline(txt("layer", T.TYPE.label), Num(v.layers[0], decimals=0,
-                                                      size=T.TYPE.label),
-                      txt(f"· the first {v.first.dims} numbers of \"{v.word}\"", T.TYPE.label,
-                          T.TEXT))
+        # (round 34: "layer 0 · the first ..." : the "·" read as a stray dot)
+        head = inline(txt(f"the first {v.first.dims} numbers of \"{v.word}\" at layer",
+                          T.TYPE.label, T.TEXT),
+                      Num(v.layers[0], decimals=0, size=T.TYPE.label))
         head.move_to([0, top - 0.2, 0])
         outs = []
         y = head.get_bottom()[1] - 0.2
@@ -635,9 +654,10 @@ class ContextQKVScene(StoryboardScene):
             r0 = idx[0]
             toks0 = [str(t) for t in self.v.entered.sentences[0].tokens]
             if r0.start is not None:
-                key.add(txt(f"{toks0[0]} = start marker", S, T.TEXT))
+                # (review 33b, 0:09: at small size they read about 11 px)
+                key.add(txt(f"{toks0[0]} = start marker", T.TYPE.label, T.TEXT))
             if r0.end is not None:
-                key.add(txt(f"{toks0[-1]} = end marker", S, T.TEXT))
+                key.add(txt(f"{toks0[-1]} = end marker", T.TYPE.label, T.TEXT))
             if len(key):
                 # (round 32b: the box round "[SEP] = end marker" touched the key above: room for it)
                 key.arrange(DOWN, buff=0.3, aligned_edge=LEFT).next_to(idx, RIGHT, buff=0.45)
@@ -728,6 +748,11 @@ class ContextQKVScene(StoryboardScene):
         a = Arrow(o, [o[0] + n, o[1], 0], buff=0, color=T.MUTED, stroke_width=5)
         b = Arrow(o, [o[0] + n * pymath.cos(PI / 3), o[1] + n * pymath.sin(PI / 3), 0],
                   buff=0, color=T.TEXT, stroke_width=5)
+        # what the arrows are (review 33y, 0:25: its 0.11 and 0.59 are made-up angles):
+        # under them, with the header (it comes and goes with it)
+        note = txt("(an illustration)", L_, T.TEXT)
+        note.next_to(a, DOWN, buff=0.2).align_to(head, LEFT)
+        head.add(note)
         g = VGroup(head, a, b)
         g.o, g.a, g.b, g.head = o, a, b, head
         return g
@@ -933,7 +958,7 @@ class ContextQKVScene(StoryboardScene):
         fx = sum(xs[f] for f in focus if f in xs) / max(1, len([f for f in focus if f in xs]))
         top = row.get_top()[1] + 0.14             # the arcs' ends clear of the words' tops
         arcs, weights = VGroup(), VGroup()
-        by_key, selfs, bars = {}, [], {}
+        by_key, selfs, bars, self_bars = {}, [], {}, []
         # one scale for both rows' bars: the largest weight on another token, either sentence
         mx = max([1e-6] + [float(s_.mean[k]) for s_ in self.v.entered.sentences
                            for k in range(len(s_.mean))
@@ -949,6 +974,11 @@ class ContextQKVScene(StoryboardScene):
                 # voice says it (review 26: the rows summed to 0.94 unexplained)
                 num.set_opacity(0)
                 selfs.append(num)
+                # its bar too, dimmed (review 33b, 0:57: without it the row did not sum
+                # to 1); shown with the others, its number when the voice says it
+                self_bars.append(Rectangle(width=0.3, height=max(0.02, BAR_MAX * w.value / mx),
+                                           stroke_width=0, fill_color=WEIGHT,
+                                           fill_opacity=0.3).next_to(num, DOWN, buff=0.16))
                 continue
             # a long chord rises no more than ARC_RISE (h = c/2 tan(angle/4))
             ang = min(PI / 3, 4 * pymath.atan(2 * ARC_RISE / max(abs(xs[j] - fx), 1e-6)))
@@ -976,6 +1006,7 @@ class ContextQKVScene(StoryboardScene):
         g.row, g.arcs, g.weights, g.by_key, g.words = row, arcs, weights, by_key, s.words
         g.bars = bars
         g.selfs = selfs
+        g.self_bars = self_bars
         # each token's position (counted from the start marker) under its weight, shown when
         # the voice says "the same places" (not part of g: it leaves before the rows move)
         g.idx = VGroup(*[txt(str(j), T.TYPE.label, T.TEXT).move_to(
@@ -1155,15 +1186,17 @@ class ContextQKVScene(StoryboardScene):
         v_lab.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
         cw = min(0.24, 3.2 / n_h)
         base = v_lab.get_bottom()[1] - 0.35 - 1.3
-        cells = VGroup(*[Rectangle(width=cw, height=0.5, stroke_width=1,
+        # each slice drawn at full height (weight 1), then scaled by its weight (<= 1): it
+        # only shrinks (review 33b, 1:19: scaled to the largest weight, the slice of weight
+        # 1.00 grew to 3x)
+        cells = VGroup(*[Rectangle(width=cw, height=1.3, stroke_width=1,
                                    stroke_color=T.BACKGROUND, fill_color=T.V,
                                    fill_opacity=0.85) for _ in range(n_h)])
         cells.arrange(RIGHT, buff=0.03)
         cells.move_to([x0, base, 0], aligned_edge=DOWN + LEFT)
         scaled = cells.copy()
-        mw = max(hw)
         for c, w in zip(scaled, hw):
-            c.stretch_to_fit_height(max(0.04, 1.3 * w / mw))
+            c.stretch_to_fit_height(max(0.04, 1.3 * min(1.0, w)))
             c.move_to([c.get_x(), base, 0], aligned_edge=DOWN)
         w_lab = txt(f"× each head's weight on {tok} (height)", L_, WEIGHT)
         w_lab.next_to(cells, DOWN, buff=0.15).align_to(cells, LEFT)
@@ -1302,6 +1335,7 @@ class ContextQKVScene(StoryboardScene):
                                 lead.sent = i
                                 names.add(lead)
                                 leads.append((q_ + 0.05 * u_, p_ - 0.04 * u_))
+            self.fan_names(i, chain, names, leads, avoid)
             for j in ():                        # no rings: the markers' pieces are in the rest
                 a, b = chain.span[int(j)]
                 c = (a + b) / 2
@@ -1345,6 +1379,64 @@ class ContextQKVScene(StoryboardScene):
                     tags.add(t_)
                     break
         return names, VGroup(rings, tags)
+
+    def fan_names(self, i: int, chain, names: VGroup, leads: list, avoid) -> None:
+        """Sentence i's piece names, when two or more sit close (a near-straight chain: the
+        money bank's three pieces), set again as a column beside the chain, spaced, each
+        with a line to its piece's middle (review 33b/y, 1:43: stacked names, their lines
+        crossing the short arrows). Left as they are when the column finds no clear place."""
+        labs = [m for m in names if getattr(m, "word", False) and getattr(m, "sent", None) == i]
+        if len(labs) < 2:
+            return
+        close = any(abs(a_.get_y() - b_.get_y()) < a_.height + 0.18
+                    and abs(a_.get_x() - b_.get_x()) < 0.5 * (a_.width + b_.width) + 0.2
+                    for n, a_ in enumerate(labs) for b_ in labs[n + 1:])
+        if not close:
+            return
+        mids = {}
+        for m in labs:
+            a_, b_ = chain.span[m.key]
+            mids[id(m)] = (np.array(a_, dtype=float) + np.array(b_, dtype=float)) / 2
+        pts = [np.array(q_, dtype=float) for ab in chain.span.values() for q_ in ab]
+        old = {id(m): m.get_center().copy() for m in labs}
+        old_leads = [m for m in names if not getattr(m, "word", False)
+                     and getattr(m, "sent", None) == i]
+        order = sorted(labs, key=lambda m: -mids[id(m)][1])      # top piece first
+        h = max(m.height for m in labs) + 0.22
+        ys = [mids[id(m)][1] for m in order]
+        for k in range(1, len(ys)):
+            ys[k] = min(ys[k], ys[k - 1] - h)
+        shift = (np.mean([mids[id(m)][1] for m in order]) - np.mean(ys))
+        ok = False
+        for side, lower in ((side, lower) for side in (-1, 1)      # left of the chain first
+                            for lower in (0.0, 0.15, 0.3, 0.45)):  # lower, clear of the header
+            edge = (min(q_[0] for q_ in pts) - 0.6 if side < 0
+                    else max(q_[0] for q_ in pts) + 0.6)
+            for m, y in zip(order, ys):
+                m.move_to([edge, y + shift - lower, 0], aligned_edge=RIGHT if side < 0 else LEFT)
+            others = [m for m in names if m not in labs and m not in old_leads]
+            if all(self.in_band(m) for m in order) and not any(
+                    overlaps(m, o, 0.08) for m in order for o in (*avoid, *others)) and not any(
+                    overlaps(a_, b_, 0.1) for n, a_ in enumerate(order) for b_ in order[n + 1:]):
+                ok = True
+                break
+        if not ok:
+            for m in labs:
+                m.move_to(old[id(m)])
+            return
+        for m in old_leads:
+            names.remove(m)
+        for m in order:
+            p_ = mids[id(m)]
+            q_ = np.array([m.get_right()[0] + 0.06 if side < 0 else m.get_left()[0] - 0.06,
+                           m.get_y(), 0.0])
+            u_ = (p_ - q_) / max(np.linalg.norm(p_ - q_), 1e-6)
+            seg = (q_, p_ - 0.04 * u_)
+            lead = VGroup(Line(*seg, color=SENT[i], stroke_width=1.5),
+                          Dot(p_, radius=0.035, color=SENT[i]))
+            lead.sent = i
+            names.add(lead)
+            leads.append(seg)
 
     def sum_picture(self, x: float, y_top: float, scale: float | None = None) -> VGroup:
         """The addition drawn tip to tail, large, in the left half: X^(0) (the same in both)
@@ -1560,16 +1652,35 @@ class ContextQKVScene(StoryboardScene):
         n_h = self.v.heads.n_heads
         legend = None
         # short: what the width is and whose weights (query meets key, said by the voice)
-        for words in (f"arc width = attention weight (the mean of {n_h} heads)",
-                      "arc width = attention weight"):
-            legend = txt(words, T.TYPE.label, T.TEXT)
-            if legend.width <= 13.6:
+        # in two parts: what carries the weight (arc width, then bar height, then the
+        # numbers) changes; the rest stays (review 33b/y, 0:57-1:52: the legend left with
+        # the arcs and the bars and rows stood unlabelled for a minute)
+        for words in (f"attention weight (the mean of {n_h} heads)", "attention weight"):
+            legend = inline(txt("arc width =", T.TYPE.label, T.TEXT),
+                            txt(words, T.TYPE.label, T.TEXT), buff=0.16)
+            if legend.width <= 13.0:
                 break
         legend.move_to([0, top - 0.2, 0]).align_to([-6.9, 0, 0], LEFT)
+
+        def relabel(lead: str, t: float, *more) -> None:
+            # the legend's first words swapped in place; the rest slides beside them
+            new = txt(lead, T.TYPE.label, T.TEXT)
+            new.move_to(legend[0], aligned_edge=LEFT)
+            old = legend[0]
+            rest_to = legend[1].copy().next_to(new, RIGHT, buff=0.16)
+            rest_to.align_to(legend[1], DOWN)
+            # the old words out, then the new in (round 34: at once, they printed over
+            # each other mid-change)
+            self.play(old.animate(rate_func=lambda a: min(1.0, a / 0.45)).set_opacity(0),
+                      FadeInPlace(new, rate_func=lambda a: max(0.0, (a - 0.55) / 0.45)),
+                      legend[1].animate.move_to(rest_to.get_center()), *more, run_time=t)
+            self.remove(new)
+            legend.submobjects[0] = new
         ss = e.sentences
         # once the pieces are drawn the arcs go and the rows close up at the top (their
         # weights stay: the voice reads them); the pieces, tip to tail, below them on the right
-        dy = [top - 0.3 - r1.row.get_y(), top - 1.2 - r2.row.get_y()]
+        # (the legend stays over them, above row 1)
+        dy = [top - 0.7 - r1.row.get_y(), top - 1.6 - r2.row.get_y()]
         compact_bottom = min(r.weights.get_bottom()[1] + d for r, d in zip((r1, r2), dy))
         head_at = (-6.5, compact_bottom - 0.3)
         o_at = (1.2, ABOVE_CAPTION + 0.7)
@@ -1769,8 +1880,29 @@ class ContextQKVScene(StoryboardScene):
             if not arcs_gone:
                 pairs = [(a_, r.bars[k]) for r in (r1, r2)
                          for k, (a_, _, _) in r.by_key.items() if k in r.bars]
-                self.play(*[ReplacementTransform(a_, b_) for a_, b_ in pairs],
-                          FadeOutPlace(legend), run_time=0.16 * t)
+                # the arcs pass behind the words on their way down (review 33y, 0:55.5: they
+                # scribbled over the tokens): a mask of the background over each row's
+                # words and weights, the words in front of it, for the morph
+                masks, front, nums_ = [], [], []
+                for r in (r1, r2):
+                    band = VGroup(r.row, r.weights)
+                    masks.append(Rectangle(width=band.width + 0.3, height=band.height + 0.12,
+                                           stroke_width=0, fill_color=T.BACKGROUND,
+                                           fill_opacity=1).move_to(band))
+                    nums_ += [n for n in r.weights if n in self.mobjects]
+                    front += list(r.row)
+                front += nums_
+                self.add_foreground_mobjects(*masks, *front)
+                # bank's own bar, dimmed, comes with them; the legend now reads "bar height"
+                sb = [b_ for r in (r1, r2) for b_ in getattr(r, "self_bars", [])]
+                relabel("bar height =", 0.16 * t,
+                        *[ReplacementTransform(a_, b_) for a_, b_ in pairs],
+                        *[GrowFromEdge(b_, UP) for b_ in sb])
+                # the rows as they were (a group each), the masks gone
+                self.remove_foreground_mobjects(*masks, *front)
+                self.remove(*masks, *front)
+                self.add(r1.row, r2.row, *nums_)
+                bars_up.extend(sb)
                 rest = [a_ for r in (r1, r2) for a_ in r.arcs if a_ not in [p[0] for p in pairs]]
                 self.remove(*rest)
                 bars_up.extend(b_ for _, b_ in pairs)
@@ -1857,13 +1989,12 @@ class ContextQKVScene(StoryboardScene):
             self.unbox(0.05 * t)
             # the caption changes on the cue (review 32a: it lagged 3 s behind the voice)
             self.sub_caption("pieces")
-            gone = ([] if arcs_gone else [r1.arcs, r2.arcs, legend]) + \
+            gone = ([] if arcs_gone else [r1.arcs, r2.arcs]) + \
                 ([r1.idx, r2.idx] if idx_up else []) + bars_up
             bars_up.clear()
-            if gone:
-                self.play(FadeOutPlace(VGroup(*gone)), run_time=0.15 * t)
-            else:
-                self.wait(0.15 * t)
+            # the legend stays over the rows: now it names their numbers
+            relabel("each number =", 0.15 * t,
+                    *([FadeOutPlace(VGroup(*gone))] if gone else []))
             idx_up.clear()
             self.play(*[VGroup(r[0], r.row, r[2], r.weights).animate.shift(UP * d)
                         for r, d in zip((r1, r2), dy)], run_time=0.25 * t)
@@ -1970,8 +2101,12 @@ class ContextQKVScene(StoryboardScene):
             mark = Square(side_length=max(0.3, 2.2 * span), color=HL, stroke_width=2)
             mark.move_to(sum(pts) / len(pts))
             # under the rows, left of the chain; low enough for the marker's bars above it
-            frame = Rectangle(width=6.4, height=2.3, color=HL, stroke_width=2)
-            frame.move_to([-3.6, -1.5, 0])
+            # under the update's header (round 34: the rows moved down for their legend,
+            # and the header with them: the frame's top edge ran through it)
+            top_y = min(-0.35, upd.head[0].get_bottom()[1] - 0.2)
+            frame = Rectangle(width=6.4, height=max(1.6, min(2.3, top_y - ABOVE_CAPTION - 0.1)),
+                              color=HL, stroke_width=2)
+            frame.move_to([-3.6, 0, 0]).align_to([0, top_y, 0], UP)
             names_ = {"rest": f"{ch.n_rest} other pieces, summed", "bias": "bias"}
             labs0 = [txt(names_[k_], T.TYPE.label, SENT[i]) for k_, _ in ex]
             xs_ = [q_[0] for q_ in pts]
@@ -2095,6 +2230,7 @@ class ContextQKVScene(StoryboardScene):
             rows = VGroup(*[m for m in every
                             if m.get_fill_opacity() > 0.01 or m.get_stroke_opacity() > 0.01])
             self.remove(*[m for m in every if m not in rows])     # unseen: no fade
+            rows.add(legend)                    # it names the rows: it leaves with them
             on = VGroup(upd.chains, upd.names, upd.arrows, upd.labels)
             off = VGroup(upd.arc, upd.cos)
             head_to = upd.head.copy().move_to([-6.5, self.content_top() - 0.05, 0],
@@ -2142,7 +2278,7 @@ class ContextQKVScene(StoryboardScene):
             self.sub_caption("sums")
             self.play(FadeOutPlace(VGroup(*([] if rows_gone else
                                             [r1[0], r1.row, r1[2], r1.weights,
-                                             r2[0], r2.row, r2[2], r2.weights]),
+                                             r2[0], r2.row, r2[2], r2.weights, legend]),
                                           upd.chains, upd.names, upd.labels, upd.arc,
                                           upd.cos)),
                       run_time=0.07 * t)
@@ -2176,51 +2312,85 @@ class ContextQKVScene(StoryboardScene):
             # inside its box, clear of the cosine written under it
             return np.array([b.get_right()[0] - 1.0, b.get_bottom()[1] + 0.2, 0.0])
 
-        def finish(t):
-            # "LayerNorm and the FFN then finish the layer, each token on its own, and the
-            # two X entering layer 1 have a cosine of 0.90": one sentence for the rest of the
-            # layer (fresh_qkv teaches its steps; round 32 cut their cosines one by one):
-            # the sums' drawing leaves but for the two dashed sums, which move beside the
-            # boxes; a small copy of the pair goes down through each box; out come the two
-            # X^(1) and their cosine
+        blk = {}                            # the rest of the block, as its steps play
+
+        def f_in(t):
+            # "LayerNorm, which re-centres and rescales each vector, ...": the sums' drawing
+            # leaves but for the two dashed sums, which move beside the boxes as the boxes
+            # come in, then go into the first box (lit as the voice names it)
             if nxt is None:
                 self.wait(t)
                 return
             self.sub_caption("block")
             self.play(FadeOutPlace(VGroup(sums.legend, sums.note, sums.xa, sums.ups,
                                           sums.arc)),
-                      run_time=0.08 * t)
+                      run_time=0.2 * t)
             big = sums.sums
             self.play(Transform(big, self.pair(cs_[0], nxt.slots[0], h=PAIR_H)),
-                      run_time=0.12 * t)
-            self.play(FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      FadeInPlace(nxt.skip), run_time=0.1 * t)
-            # the pair itself goes into the first box, down through each, and out of the
-            # last one along an arrow to its place (review 32a: copies went in, nothing
-            # came out)
+                      FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
+                      FadeInPlace(nxt.skip), run_time=0.4 * t)
             bs = list(nxt.blocks.boxes)
             self.play(Transform(big, self.pair(cs_[0], mini_at(0), h=0.7)),
-                      bs[0].animate.set_stroke(HL), run_time=0.1 * t)
-            for k in range(len(bs)):
-                rd = nxt.reads[k] if k < len(nxt.reads) and len(nxt.reads[k]) else None
-                self.play(Transform(big, self.pair(cs_[min(k + 1, len(cs_) - 1)], mini_at(k),
-                                                   h=0.7)),
-                          bs[k].animate.set_stroke(HL),
-                          *([bs[k - 1].animate.set_stroke(T.MUTED)] if k else []),
-                          *([FadeInPlace(rd)] if rd is not None else []),
-                          run_time=0.1 * t)
+                      bs[0].animate.set_stroke(HL), run_time=0.4 * t)
+            blk["big"], blk["bs"] = big, bs
+
+        def f_step(k, t, move=True, turn=True):
+            # the pair itself goes down through each box (review 32a: copies went in,
+            # nothing came out): `move` into box k (lit, the last one unlit), `turn` to the
+            # cosine after box k, its number written as it turns
+            if not blk or k >= len(blk["bs"]):
+                self.wait(t)
+                return
+            big, bs = blk["big"], blk["bs"]
+            c = cs_[min(k + 1, len(cs_) - 1)] if turn else cs_[min(k, len(cs_) - 1)]
+            rd = nxt.reads[k] if turn and k < len(nxt.reads) and len(nxt.reads[k]) else None
+            self.play(Transform(big, self.pair(c, mini_at(k), h=0.7)),
+                      *([bs[k].animate.set_stroke(HL)] if move else []),
+                      *([bs[k - 1].animate.set_stroke(T.MUTED)] if move and k else []),
+                      *([FadeInPlace(rd)] if rd is not None else []),
+                      run_time=0.8 * t)
+            if rd is not None:
+                self.emphasize(rd, run_time=0.2 * t)
+            else:
+                self.wait(0.2 * t)
+
+        def f_out(t):
+            # "... and the two X entering layer 1 have a cosine of 0.90": out of the last box,
+            # small, along an arrow; at its place it grows into the two X^(1), in X's blue
+            # (review 33: the sentence colours stayed); (review 33b, 2:06: growing on its way
+            # out, the pair crossed the add's cosine)
+            if not blk:
+                self.wait(t)
+                return
+            big, bs = blk["big"], blk["bs"]
+            more = list(range(3, len(bs)))      # boxes past the three the voice names
+            for k in more:
+                f_step(k, 0.3 * t / len(more))
+            if more:
+                t = 0.7 * t
             b_ = bs[-1]
             exit_ = Arrow(b_.get_right(), [nxt.slots[-1][0] - 0.15, b_.get_y(), 0], buff=0.05,
                           color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.2)
-            # out come the two X^(1): X's blue (review 33: the sentence colours stayed)
             self.play(GrowArrow(exit_), Transform(big, self.pair(cs_[-1], nxt.slots[-1],
-                                                                  h=PAIR_H).set_color(T.X)),
-                      b_.animate.set_stroke(T.MUTED), run_time=0.15 * t)
+                                                                  h=0.7)),
+                      b_.animate.set_stroke(T.MUTED), run_time=0.25 * t)
+            self.play(Transform(big, self.pair(cs_[-1], nxt.slots[-1],
+                                               h=PAIR_H).set_color(T.X)), run_time=0.25 * t)
             nxt.arrows.add(exit_)
-            self.play(FadeInPlace(nxt.out), run_time=0.1 * t)
-            self.emphasize(nxt.out[-1], run_time=0.12 * t)
+            self.play(FadeInPlace(nxt.out), run_time=0.2 * t)
+            self.emphasize(nxt.out[-1], run_time=0.3 * t)
             done["keep"] = VGroup(nxt.head, nxt.parts, nxt.arrows, nxt.skip, big, nxt.out,
                                   *[r for r in nxt.reads if len(r)])
+
+        def f_note(t):
+            # "MiniLM normalizes after each part, so layer 1's matrices read this X
+            # directly" (review 33y: nothing said the model is post-norm)
+            if not blk or nxt is None:
+                self.wait(t)
+                return
+            self.play(FadeInPlace(nxt.note), run_time=0.4 * t)
+            self.emphasize(nxt.note, run_time=0.6 * t)
+            done["keep"].add(nxt.note)
 
         # (round 32: "Where does a difference come from?" left the voice: the caption asks
         # it; the rows come in over the first words of "the query is the same ...")
@@ -2234,7 +2404,19 @@ class ContextQKVScene(StoryboardScene):
         ]
         groups += [[(1, pieces_in)], [(1, piece_scale)], [(1, piece_wo)], [(1, chain_one)],
                    [(1, cls_piece)],
-                   [(1, pieces_two)], [(1, cos_in)], [(1, sums_in)], [(1, finish)]]
+                   [(1, pieces_two)], [(1, cos_in)], [(1, sums_in)],
+                   # "LayerNorm, which re-centres and rescales each vector, takes their
+                   # cosine to 0.93; the FFN, ..., and its add take it to 0.89."
+                   [(0.18, f_in), (0.2, lambda t: self.wait(t)),
+                    (0.14, lambda t: f_step(0, t, move=False)),
+                    (0.14, lambda t: f_step(1, t, turn=False)),
+                    (0.2, lambda t: self.wait(t)),
+                    (0.14, lambda t: f_step(1, t, move=False))],
+                   # "A last LayerNorm, and the two X entering layer 1 have a cosine of 0.90;
+                   # MiniLM normalizes after each part, so layer 1's matrices read this X
+                   # directly."
+                   [(0.12, lambda t: f_step(2, t)), (0.3, f_out), (0.1, lambda t: self.wait(t)),
+                    (0.3, f_note), (0.1, lambda t: self.wait(t))]]
         # a breath after the weights read aloud, after the two updates (before their
         # cosine), and after the sums (before the rest of the layer)
         self.by_cue(groups, pause={2: 0.5, 3: 0.5, 9: 0.4, 11: 0.6})
@@ -2339,8 +2521,10 @@ class ContextQKVScene(StoryboardScene):
             skip.at = k
             # the step's cosine is the add's output: written on the add, not beside the FFN
             # box (review 29: it read as the FFN's own number before the add was drawn)
+            # in the column of the other cosines, right of the boxes (review 33b, 2:06: beside
+            # "add" it stood where the pair passed down to the last box)
             if len(reads[k]):
-                reads[k].next_to(lab, RIGHT, buff=0.25).set_y(yb)
+                reads[k].next_to(b, RIGHT, buff=0.35).set_y(yb)
         # out, right of the last box (its cosine is the out's): the pair comes out of the
         # box to the right, into the place left of the words; else under the last cosine
         last = boxes[-1] if len(boxes) else head
@@ -2352,8 +2536,8 @@ class ContextQKVScene(StoryboardScene):
         out.move_to([P[0] + 2.6, last.get_y(), 0], aligned_edge=LEFT)
         end = P
         reads_x = self.v.reads.same_as_x.value
-        note = VGroup(inline(txt(f"layer {int(e.layer) + 1}'s", L_, T.TEXT),
-                             math("W_Q, W_K, W_V", T.TYPE.math_label, T.TEXT)),
+        # in words, as the voice says it (round 34: W_Q, W_K, W_V's subscripts were specks)
+        note = VGroup(txt(f"layer {int(e.layer) + 1}'s matrices", L_, T.TEXT),
                       txt("read this X directly" if reads_x else "read LN of this X", L_,
                           T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         note.next_to(out, DOWN, buff=0.2).align_to(out, LEFT)
@@ -2817,7 +3001,9 @@ class ContextQKVScene(StoryboardScene):
             back_now = VGroup(behind, *[m for m in (self.shown.get("w_label"),
                                                     self.shown.get("end_names"))
                                         if m is not None])
-            return [back_now.animate.set_opacity(0.1)]
+            # cleared, not dimmed (review 33y, 2:53: ticks and "V Q X K" showed through at
+            # the card's edges)
+            return [back_now.animate.set_opacity(0)]
 
         def conclude(t):
             # the caption goes: the card says what is said now
@@ -2847,8 +3033,9 @@ class ContextQKVScene(StoryboardScene):
             g_ = VGroup()
             for i, v_ in enumerate(vs):
                 v_ = np.asarray(v_, dtype=float)
+                # neutral (review 33b, 2:53: green and magenta mean the two sentences)
                 g_.add(Arrow(at, at + ln * np.array([v_[0], v_[1], 0.0]), buff=0,
-                             color=SENT[i], stroke_width=5,
+                             color=T.TEXT, stroke_width=5,
                              max_tip_length_to_length_ratio=0.2))
             return g_
 
@@ -2893,11 +3080,15 @@ class ContextQKVScene(StoryboardScene):
             self.play(*dim(t), FadeInPlace(why_back), FadeInPlace(title_), FadeInPlace(ins),
                       run_time=0.15 * t)
             self.play(Create(mat[0]), FadeInPlace(mat[1]), GrowArrow(feed), run_time=0.1 * t)
+            # into the box's left edge and out of its right one (round 34: through its
+            # middle they printed over "one matrix")
             moving = ins.copy()
-            self.play(moving.animate.scale(0.3).move_to(mat[0]), run_time=0.15 * t)
+            self.play(moving.animate.scale(0.3).move_to(mat[0].get_left() + RIGHT * 0.05)
+                      .set_opacity(0), run_time=0.15 * t)
             self.remove(moving)
             self.play(GrowArrow(out_ar), *[ReplacementTransform(
-                o_.copy().scale(0.3).move_to(mat[0]), o_) for o_ in outs], run_time=0.2 * t)
+                o_.copy().scale(0.3).move_to(mat[0].get_right() + LEFT * 0.05).set_opacity(0),
+                o_) for o_ in outs], run_time=0.2 * t)
             self.play(FadeInPlace(tags_), run_time=0.1 * t)
             self.wait(0.1 * t)
             self.play(FadeInPlace(unmeasured), run_time=0.1 * t)
