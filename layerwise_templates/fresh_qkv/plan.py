@@ -227,6 +227,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                               "entries": int(mixed.shape[-1]),
                               "w_cos": float(cosine(wn[hn].ravel(), wo[hq].ravel())),
                               "w_cos_max": max(pairs),
+                              # how many pairs w_cos_max is the largest of (said: "all 144")
+                              "w_pairs": len(pairs),
                               "w_numbers": int(wn[hn].size)}
             # the same test on the key and the value (head HEAD, or the KV head it reads):
             # the layer before's W_K, W_V and biases given this layer's input, against the key

@@ -61,10 +61,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, Dot, FadeIn, FadeOut,
                    DoubleArrow, GrowFromCenter, GrowFromEdge, LaggedStart, Line, MoveAlongPath, Rectangle, RoundedRectangle,
-                   ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject,
-                   rate_functions)
+                   Indicate, ReplacementTransform, SurroundingRectangle, Transform, VGroup, VMobject,
+                   interpolate_color, rate_functions)
 
 from scenes import theme as T
 from scenes.animations import DimPlace, FadeInPlace, FadeOutPlace
@@ -72,7 +72,6 @@ from scenes.base import StoryboardScene
 from scenes.mobjects import Num, math, txt
 from scenes.motion import VectorColumn, WeightBlock, matvec
 from scenes.motion.matvec import row_of
-from layerwise_core.plans.shown import shown_decimals
 
 from .view import Data
 
@@ -89,7 +88,8 @@ HL = T.POINTER                   # the chapter's pointer colour (white: Q is yel
 
 # the diagram: the stream (skip path) runs along SY, side branches at BY, columns under the stream
 # (review 24: the diagram sat small in the top third: it is lower, larger, its marks 22 px)
-SY, BY, COL_TOP, NOTE_Y = 1.2, 2.3, 0.3, -2.05
+SY, BY, COL_TOP, NOTE_Y = 1.2, 2.3, 0.3, -2.15
+NL = 27                          # (review 34b: 22-24 read small and grey) the pictures' names
 CS = 26                          # the diagram's column digits (16 px at 480p)
 NOTE_WIDTH = 13.0                # the widest a line of explanation may be
 X_LEFT, X_RIGHT = -5.9, 5.3      # the first and last node's x (the columns apart)
@@ -114,6 +114,20 @@ def sum_decimals(a, b, total, choices=(2, 3)) -> int:
                for x, y, t in zip(a, b, total)):
             return d
     return choices[-1]
+
+
+def spoken_len(text: str) -> int:
+    """About how long `text` is read aloud, in letters: a digit as its word, "." between
+    digits as "point" (piper reads 0.93 as "zero point nine three")."""
+    n = 0
+    for i, ch in enumerate(text):
+        if ch.isdigit():
+            n += 5
+        elif ch == "." and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit():
+            n += 6
+        else:
+            n += 1
+    return n
 
 
 def pick_states(states: list[int], most: int) -> list[int]:
@@ -368,7 +382,7 @@ class FreshQKVScene(StoryboardScene):
                 return VGroup(p, q)
             # (review 28: attention drawn fed by "bank" alone) faint lines into the box's top
             # from "every token's X": attention reads them all, the FFN only this token
-            src = txt("every token's X", CL, T.MUTED)
+            src = txt("every token's X", 24, T.LN)
             src.move_to([box.get_right()[0] + 0.45 + src.width / 2, BY + 0.62, 0])
             feed = VGroup(*[Line([src.get_left()[0] - 0.12, src.get_y() + dy, 0],
                                  box.get_top() + dx * RIGHT, color=T.ATTN, stroke_width=2,
@@ -411,7 +425,7 @@ class FreshQKVScene(StoryboardScene):
         elif kind == "sum":
             label = txt("sum", CL, T.TEXT)
         else:
-            label = txt("after LN", CL, T.LN)
+            label = txt("after LN", NL, T.LN)
         g = VGroup(col)
         g.col = col
         if label is not None:
@@ -449,7 +463,20 @@ class FreshQKVScene(StoryboardScene):
         feed = d.paths[i][2:]
         self.play(FadeIn(up), FadeIn(d.marks[i], shift=0.1 * DOWN), *[FadeIn(f) for f in feed],
                   run_time=0.4 * run_time)
-        self.run_dot(up, UPDATE_COLOR[d.keys[i]], 0.25 * run_time)
+        src = d.cols[i - 1] if i >= 1 else None
+        if src is not None and self.on_screen(src.col.nums):
+            # (review 33: "the input never travels into FFN") the stream's numbers go up the
+            # branch into the box (the stream keeps its own: the skip path), the box works
+            inp = src.col.nums.copy()
+            dot = Dot(up.get_start(), radius=0.08, color=UPDATE_COLOR[d.keys[i]])
+            self.play(MoveAlongPath(dot, up),
+                      FadeOut(inp, target_position=d.marks[i].get_center(), scale=0.5),
+                      run_time=0.7)
+            self.remove(dot, *inp.get_family())
+            self.play(Indicate(d.marks[i], scale_factor=1.12, color=UPDATE_COLOR[d.keys[i]]),
+                      run_time=0.4)
+        else:
+            self.run_dot(up, UPDATE_COLOR[d.keys[i]], 0.25 * run_time)
         # (review 28: the update faded in below the path) the column comes out of the box's
         # bottom, small (its label never over the box's name), and grows on its way down
         # into its place under the branch
@@ -494,18 +521,18 @@ class FreshQKVScene(StoryboardScene):
         self.play(*[FadeOut(n) for n in names], *[c.animate.shift(shift) for c in cols],
                   run_time=0.35 * run_time)
         self.remove(*[m for n in names for m in n.get_family()])
-        # rise: at most to just under the stream (the columns' top stays clear of it)
-        room = mark.get_bottom()[1] - 0.1 - pair.get_top()[1]
-        rise = max(0.0, min(0.35, room)) * UP
-        self.play(*[c.animate.shift(rise).set_opacity(0) for c in cols],
-                  run_time=0.25 * run_time)
+        # (review 34b: the vector never went into the LN box) up into the mark, shrinking
+        # into it (absorbed); the result comes out of the mark, growing into its place
+        at = mark.get_center()
+        self.play(*[c.animate.scale(0.15).move_to(at).set_opacity(0) for c in cols],
+                  run_time=0.3 * run_time)
         self.remove(*[m for g in cols for m in g.get_family()])
         lab = out.label
         # (review 32: `.set_opacity(1)` filled the brackets' outlines into thick bars, like
         # |x|) the column fades in as drawn, coming down: its own styles kept
         if lab is not None:                   # (it comes in after, at its own place)
             out.remove(lab)
-        self.play(FadeIn(out, shift=-rise), run_time=0.25 * run_time)
+        self.play(FadeIn(out, target_position=at, scale=0.15), run_time=0.3 * run_time)
         if lab is not None:
             self.play(FadeIn(lab, shift=0.1 * UP), run_time=0.25)
             self.remove(lab)
@@ -562,7 +589,10 @@ class FreshQKVScene(StoryboardScene):
         if k >= len(cues):
             return self.cue_at(k)
         text = str(cues[k].get("text", ""))
-        f = text.find(phrase) / max(1, len(text)) if phrase in text else 0.0
+        # (review 32b: "0.84" came 1.5 s after it was said) the share of the sentence read
+        # before the phrase, counted on the words the voice reads (digits as words)
+        f = (spoken_len(text[:text.find(phrase)]) / max(1, spoken_len(text))
+             if phrase in text else 0.0)
         return self.cue_at(k) + f * float(cues[k].get("duration", 0.0))
 
     # --- recap: X^(l) + Δattn^(l) on the skip path ---------------------------------------------
@@ -581,7 +611,9 @@ class FreshQKVScene(StoryboardScene):
                 name = VGroup(math(T.X_l(self.layer), ML, T.X), math("+", ML, T.TEXT),
                               math(f"Δ\"{UPDATE_SUB[key]}\"^(({self.layer}))", ML,
                                    UPDATE_COLOR[key])).arrange(RIGHT, buff=0.12)
-                name.move_to(sc.label).align_to(sc.label, UP)
+                # (review 33: the pointer's edge cut through the name under the column, the
+                # line under the picture tight below) the name beside the column
+                name.next_to(sc.col, RIGHT, buff=0.4)
                 sc.remove(sc.label)
                 sc.label = name
                 sc.add(name)
@@ -594,7 +626,7 @@ class FreshQKVScene(StoryboardScene):
             d.drawn = first_sum + 1
             self.set_note(self.word_note(), T.TEXT)
             self.busy_until(self.phrase_time("LayerNorm", self.time + 2.0) - 0.4,
-                            d.cols[first_sum])
+                            d.cols[first_sum].col)
             nxt = first_sum + 1
         else:
             nxt = None
@@ -638,13 +670,28 @@ class FreshQKVScene(StoryboardScene):
                 Num(cen.mean, decimals=3, size=S, color=T.TEXT),
                 txt(", divided by their spread", S, T.TEXT),
                 Num(cen.spread, decimals=3, size=S, color=T.TEXT)).arrange(RIGHT, buff=0.12))
-            self.merge_at(d, [d.cols[nxt - 1]], d.marks[nxt], std, 1.6)
+            # (review 32b: the entries faded value to value, the mean and spread never seen
+            # applied) the sum's column slides under the LN box; beside each entry "− mean
+            # ÷ spread"; each tag slides into its entry and the entry becomes its result in
+            # place; then "× gain + bias", each row its own pair
+            src = d.cols[nxt - 1]
+            tags = [self.op_tag([("−", cen.mean), ("÷", cen.spread)], paren=True)
+                    for _ in src.col.nums]
+            self.ln_morph(src, std, tags, 1.2, hold=0.5, into=d.marks[nxt])
             kg = self.cue_with("gain")
-            self.hold_until((self.when(kg, "gain") if kg is not None else self.time + 0.8) - 0.8)
+            # (the gain's sentence is short: its line comes in as the one before ends)
+            self.hold_until((self.cue_at(kg) if kg is not None else self.time + 0.8) - 0.8)
             self.set_note("then times a learned gain, plus a learned bias: one pair per number")
-            self.merge_at(d, [std], d.marks[nxt], d.cols[nxt], 1.6)
+            if len(cen.gain) >= len(std.col.nums) and len(cen.bias) >= len(std.col.nums):
+                tags = [self.op_tag([("×", cen.gain[j]), ("+", cen.bias[j])])
+                        for j in range(len(std.col.nums))]
+                self.ln_morph(std, d.cols[nxt], tags, 1.0, hold=0.2)
+            else:
+                self.merge_at(d, [std], d.marks[nxt], d.cols[nxt], 1.6)
+            d.retired.add(nxt - 1)
             d.drawn = nxt + 1
-            self.busy_until(self.cue_at(99) - 0.2, d.cols[nxt])
+            self.busy_until(self.cue_at(99) - 0.6, d.cols[nxt])
+            self.clear_note()
             return
         if (nxt < len(d.kinds) and d.kinds[nxt] == "norm"
                 and self.cue_with("LayerNorm") is not None):
@@ -670,6 +717,134 @@ class FreshQKVScene(StoryboardScene):
             return
         self.busy_until(self.cue_at(99) - 0.2, d.cols[first_sum])
 
+    def clear_note(self, run_time: float = 0.3) -> None:
+        """(review 33: the gain's line stayed under the FFN's sentence) the line under the
+        picture leaves with its sentence."""
+        if self.stage.note is not None:
+            self.vanish(self.stage.note, run_time=run_time)
+            self.stage.note, self.stage.note_text = None, ""
+
+    def op_tag(self, ops, paren: bool = False):
+        """One row's operation as written around its entry: [("−", 0.009), ("÷", 0.657)],
+        paren -> "(" before the entry and "− 0.009) ÷ 0.657 =" after it (review 33: "0.422 −
+        0.009 ÷ 0.657" read as 0.422 − (0.009 ÷ 0.657)); without paren, "× 0.545 + (−0.015)
+        =" after it. A negative number after + or − in brackets; the plan's numbers, at the
+        columns' size, in LayerNorm's colour. Returns (the "(" or None, the rest)."""
+        parts, tight = [], []
+        for k, (sign, val) in enumerate(ops):
+            neg = float(val) < 0 and sign in ("+", "−")
+            parts.append(txt(sign, CS, T.LN))
+            tight.append(False)
+            if neg:
+                parts.append(txt("(", CS, T.LN))
+                tight.append(False)
+            parts.append(Num(val, decimals=XDEC, size=CS, color=T.LN))
+            tight.append(neg)
+            if neg:
+                parts.append(txt(")", CS, T.LN))
+                tight.append(True)
+            if paren and k == 0:
+                parts.append(txt(")", CS, T.LN))
+                tight.append(True)
+        parts.append(txt("=", CS, T.LN))
+        tight.append(False)
+        rest = VGroup(parts[0])
+        for m, t in zip(parts[1:], tight[1:]):
+            m.next_to(rest, RIGHT, buff=0.05 if t else 0.14)
+            rest.add(m)
+        for m in rest:                     # one baseline: centred on the digits' height
+            m.set_y(rest[0].get_y())
+        opn = txt("(", CS, T.LN) if paren else None
+        return (opn, rest)
+
+    def slide_under(self, g, x: float, run_time: float) -> None:
+        """A diagram column (`g.col`, `g.label`) slides sideways until its numbers stand at
+        x; its label leaves first (it is renamed where it lands)."""
+        lab = g.label
+        if lab is not None:
+            g.remove(lab)
+            g.label = None
+        self.play(*([FadeOut(lab)] if lab is not None else []),
+                  g.animate.shift((x - g.col[1].get_x()) * RIGHT), run_time=run_time)
+        if lab is not None:
+            self.remove(*lab.get_family())
+
+    def ln_morph(self, src, dst, tags, run_time: float, hold: float = 0.4,
+                 left: bool = False, into=None) -> None:
+        """LayerNorm's step written out on each entry (review 33: digits scrambled as they
+        cross-faded in place): `src` slides left of `dst`'s place (under the LN box) by the
+        width of the operation; its brackets go and each entry stands in its row's
+        expression, "(0.422 − 0.009) ÷ 0.657 ="; after `hold` s each result comes out of its
+        "=" into `dst`'s column, which stands under the box; then the expressions go, and
+        `dst`'s name comes in under it. Nothing is drawn over anything else; `left` is
+        kept for callers (the operation always reads left to right)."""
+        del left
+        col, out = src.col, dst.col
+        gap = 0.3
+        rest_w = max(r.width for _, r in tags)
+        num_right = max(n.get_right()[0] for n in col.nums)
+        target = out.get_left()[0] - gap - rest_w - 0.14
+        dx = target - num_right
+        gone = src.label
+        if gone is not None:
+            src.remove(gone)
+            src.label = None
+        frame = [m for m in col if m is not col[1]] + [m for m in col[1] if m is not col.nums]
+        goal = [m for m in out if m is not out[1]] + [m for m in out[1] if m is not out.nums]
+        pieces = [VGroup(*([o] if o is not None else []), r) for o, r in tags]
+        if into is not None:
+            # (review 34b: the vector never went into the LN box) the column goes up into
+            # the box, shrinking into it; its entries come back out of the box, each into its
+            # row's expression under it
+            at = into.get_center()
+            home = [n.get_center() + dx * RIGHT for n in col.nums]
+            self.play(src.animate.scale(0.15).move_to(at).set_opacity(0),
+                      *([FadeOut(gone)] if gone is not None else []), run_time=0.4)
+            self.remove(*[f for m in frame for f in m.get_family()])
+            if gone is not None:
+                self.remove(*gone.get_family())
+            nums = list(col.nums)
+            self.remove(*[f for n in nums for f in n.get_family()])
+            for n, h in zip(nums, home):
+                n.scale(1 / 0.15).set_opacity(1).move_to(h)
+            for (o, r), n in zip(tags, nums):
+                r.move_to([target + 0.14 + r.width / 2, n.get_y(), 0])
+                if o is not None:
+                    o.next_to(n, LEFT, buff=0.05)
+            rows = [VGroup(n, g) for n, g in zip(nums, pieces)]
+            self.play(LaggedStart(*[FadeIn(g, target_position=at, scale=0.15) for g in rows],
+                                  lag_ratio=0.2), run_time=0.6)
+            for g in rows:
+                self.remove(g)
+            self.add(*nums, *pieces)
+        else:
+            self.play(src.animate.shift(dx * RIGHT),
+                      *([FadeOut(gone)] if gone is not None else []), run_time=0.4)
+            if gone is not None:
+                self.remove(*gone.get_family())
+            for (o, r), n in zip(tags, col.nums):
+                r.move_to([target + 0.14 + r.width / 2, n.get_y(), 0])
+                if o is not None:
+                    o.next_to(n, LEFT, buff=0.05)
+            self.play(*[FadeOut(m) for m in frame],
+                      LaggedStart(*[FadeIn(g, shift=0.1 * LEFT) for g in pieces],
+                                  lag_ratio=0.25),
+                      run_time=0.6)
+            self.remove(*[f for m in frame for f in m.get_family()])
+        self.hold_until(self.time + hold)
+        self.play(*[FadeIn(m) for m in goal],
+                  LaggedStart(*[FadeIn(b, shift=0.35 * RIGHT) for b in out.nums],
+                              lag_ratio=0.3),
+                  run_time=run_time)
+        self.hold_until(self.time + 0.2)
+        lab = dst.label
+        self.play(*[FadeOut(m) for m in (*col.nums, *pieces)],
+                  *([FadeIn(lab, shift=0.1 * UP)] if lab is not None else []), run_time=0.4)
+        self.remove(*[f for t in pieces for f in t.get_family()])
+        self.remove(*[f for f in src.get_family()])
+        self.add(out)
+        self.add(dst)
+
     def centred_at(self, d: Diagram, i: int):
         """The plan's centred-and-scaled input of the LayerNorm at node i (None: none)."""
         u = self.v.layers[d.layer].update
@@ -688,7 +863,7 @@ class FreshQKVScene(StoryboardScene):
         col[0].shift(0.05 * LEFT)
         col[2].shift(0.05 * RIGHT)
         col.at(d.xs[i], COL_TOP)
-        label = txt("centred, scaled", CL, T.LN).next_to(col, DOWN, buff=0.1)
+        label = txt("centred, scaled", NL, T.LN).next_to(col, DOWN, buff=0.05)
         g = VGroup(col, label)
         g.col, g.label = col, label
         return g
@@ -714,23 +889,68 @@ class FreshQKVScene(StoryboardScene):
         sh = self.v.shape
         self.set_note(f"FFN: a {int(sh.d_model)} → {int(sh.d_mlp)} → {int(sh.d_model)} "
                       "network, applied to this token alone", T.TEXT)
-        self.draw_node(d, ffn, 1.6)
+        self.draw_node(d, ffn, 1.0)
         # "adds its own update" (or "Another skip path adds it"): the second skip path and ⊕
         k = self.cue_with("skip path")
         t_add = (self.cue_at(k) if k is not None
                  else self.phrase_time("adds its own", self.time))
         self.busy_until(t_add - 0.2, d.marks[ffn])
-        self.run_dot(d.paths[ffn + 1], T.X, 0.8)             # the second skip path
+        self.run_dot(d.paths[ffn + 1], T.X, 0.45)             # the second skip path
         i = ffn + 1
-        self.draw_node(d, i, 1.6)                            # the ⊕: the sum it makes
-        box = self.frame_of(d.cols[i].col)                   # the sum it made
-        self.play(FadeIn(box), run_time=0.3)
+        self.draw_node(d, i, 1.1)                            # the ⊕: the sum it makes
+        box = None
+        if i + 1 >= len(d.kinds):
+            box = self.frame_of(d.cols[i].col)               # the sum it made
+            self.play(FadeIn(box), run_time=0.3)
         if i + 1 < len(d.kinds):                             # post-LN: LayerNorm again
+            # (its own sentence: the voice waits for the sum to be made)
+            kln = self.cue_with("LayerNorm again")
+            if kln is not None and self.time > self.cue_at(kln) - 0.3:
+                self.pause_before(kln, 0.3)
             self.hold_until(self.phrase_time("LayerNorm again", self.time) - 0.3)
-            self.vanish(box, run_time=0.3)
-            box = None
-            self.draw_node(d, i + 1, 1.6)
-            for j in range(i + 2, len(d.kinds)):
+            n2 = i + 1
+            cen = self.centred_at(d, n2) if d.kinds[n2] == "norm" else None
+            km = self.cue_with("mean and spread")
+            if (cen is not None and km is not None and len(cen.gain) >= len(cen.first)
+                    and len(cen.bias) >= len(cen.first)):
+                # (review 32b: the second LayerNorm faded 0.306 into 0.282, no mean or
+                # spread) as at the first: the sum slides under the box, "− mean ÷ spread"
+                # goes into each entry (from the left: the stream ends at the frame's right),
+                # then each entry's own gain and bias
+                std = self.centred_column(d, n2, cen)
+                src = d.cols[i]
+                lab = src.label
+                if lab is not None:
+                    src.remove(lab)
+                    src.label = None
+                self.play(FadeIn(d.paths[n2]), FadeIn(d.marks[n2], scale=0.8),
+                          *([FadeOut(lab)] if lab is not None else []), run_time=0.4)
+                self.hold_until(self.cue_at(km) - 0.2)
+                self.set_note(VGroup(
+                    txt("LayerNorm again: minus this sum's mean", S, T.TEXT),
+                    Num(cen.mean, decimals=3, size=S, color=T.TEXT),
+                    txt(", divided by its spread", S, T.TEXT),
+                    Num(cen.spread, decimals=3, size=S, color=T.TEXT)).arrange(RIGHT, buff=0.12))
+                tags = [self.op_tag([("−", cen.mean), ("÷", cen.spread)], paren=True)
+                        for _ in src.col.nums]
+                self.ln_morph(src, std, tags, 1.0, hold=0.2, into=d.marks[n2])
+                # "Then its own gain and bias" (review 33: rushed, the line still said mean
+                # and spread): its own sentence, which waits for the first step; its line
+                kg = self.cue_with("gain and bias")
+                if kg is not None and kg != km:
+                    self.pause_before(kg, 0.2)
+                    self.hold_until(self.cue_at(kg) - 0.3)
+                else:
+                    self.hold_until(self.phrase_time("gain and bias", self.time) - 1.0)
+                self.set_note("then this LayerNorm's own learned gain and bias: one pair per number")
+                tags = [self.op_tag([("×", cen.gain[j]), ("+", cen.bias[j])])
+                        for j in range(len(std.col.nums))]
+                self.ln_morph(std, d.cols[n2], tags, 1.0, hold=0.2)
+                d.retired.add(i)
+                d.drawn = n2 + 1
+            else:
+                self.draw_node(d, n2, 1.6)
+            for j in range(d.drawn, len(d.kinds)):
                 self.draw_node(d, j, 1.6)
         self.hold_until(self.phrase_time("reads", self.time) - 0.4)
         if box is not None:
@@ -839,14 +1059,51 @@ class FreshQKVScene(StoryboardScene):
                                    *([] if i in d.retired else [d.cols[i]]))
                             for i in range(len(d.kinds) - 1)], d.paths[-1], d.marks[-1],
                           *[m for m in src if m is not src.col and m is not src.label])
-            self.vanish(rest, st.note, *st.parts, run_time=0.6)
+            # (review 34b: the whole diagram faded to a bare X^(l) column; layer l's
+            # projections were never placed in layer l) the diagram slides left until X^(l)
+            # stands where layer l starts, layer l-1's part fading as it goes, and layer l's
+            # start is drawn on from it: its stream, its attention branch (fed by every
+            # token's X) and its ⊕; that piece then shrinks to the top right, the attention
+            # box pointed at, and stays there while its Q, K and V are made
+            dx = d.xs[-1] - X_LEFT
+            stub = self.layer_stub(l)
+            gone = [m for m in (st.note, *st.parts) if m is not None]
+            self.play(FadeOut(rest, shift=dx * LEFT), src.animate.shift(dx * LEFT),
+                      *[FadeOut(m) for m in gone], run_time=0.8)
+            self.remove(*[f for m in (rest, *gone) for f in m.get_family()])
+            if stub is not None:
+                self.play(Create(stub.stream), FadeIn(stub.rest), run_time=0.6)
+                ka0 = self.cue_with("attention")
+                if ka0 is not None and ka0 < 1:
+                    self.hold_until(self.when(ka0, "attention") - 0.2)
+                spot = self.frame_of(stub.box, buff=0.08)
+                self.play(FadeIn(spot), run_time=0.3)
+                # (its names keep their size: the piece moves, not shrinks; the feed's
+                # "every token's X" leaves, the attention box stays pointed at)
+                feed = stub.feed
+                stub.remove(feed) if feed in stub else None
+                stub.rest.remove(feed) if feed in stub.rest else None
+                for part in stub.rest:
+                    if feed in part:
+                        part.remove(feed)
+                stub.add(spot)
+                dest = [6.85 - stub.get_right()[0], 3.1 - stub.get_top()[1], 0]
+                stub_go = [stub.animate.shift(dest), FadeOut(feed)]
+            else:
+                stub_go = []
             # the column's own digits and label move into the row (the same glyphs: nothing
             # morphs); its brackets, dots and length go first, the row's brackets come last
             nums = list(src.col.nums)
             same = (len(nums) == len(row.nums)
                     and all(getattr(a, "decimals", None) == b.decimals
                             for a, b in zip(nums, row.nums)))
-            self.vanish(VGroup(src.col[0], src.col[2], *src.col[1][1:]), run_time=0.3)
+            brackets = VGroup(src.col[0], src.col[2], *src.col[1][1:])
+            if stub_go:
+                # (the layer's piece moves to the top right while X's column goes up)
+                self.play(*stub_go, FadeOut(brackets), run_time=0.5)
+                self.remove(*stub.feed.get_family(), *brackets.get_family())
+            else:
+                self.vanish(brackets, run_time=0.3)
             if same:
                 # the label and its numbers travel as one piece (review 24: they flew apart),
                 # the column keeping its shape, until its top number sits on the row's first
@@ -858,22 +1115,36 @@ class FreshQKVScene(StoryboardScene):
                 go = row.nums[0].get_center() - here
                 lab_to = here + k * (src.label.get_center() - here) + go   # the label: its size
                 self.play(VGroup(*nums).animate.scale(k, about_point=here).shift(go),
-                          src.label.animate.move_to(lab_to), run_time=1.2)
+                          src.label.animate.move_to(lab_to), run_time=0.9)
                 self.play(src.label.animate.set_x(label.get_x()),
                           *[n.animate.set_x(r.get_x()) for n, r in zip(nums, row.nums)],
-                          run_time=0.5)
+                          run_time=0.4)
                 self.play(src.label.animate.move_to(label.get_center()),
                           *[n.animate.move_to(r.get_center()) for n, r in zip(nums, row.nums)],
-                          run_time=0.5)
+                          run_time=0.4)
             else:       # another decimals convention: the column leaves, the row comes in
                 self.play(src.label.animate.move_to(label.get_center()),
                           FadeOut(VGroup(*nums)), run_time=0.5)
                 self.remove(*VGroup(*nums).get_family())
                 self.play(FadeIn(row.nums), run_time=0.6)
-            self.play(FadeIn(VGroup(row[0], row[2], row[3])), run_time=0.4)
+            link = None
+            if stub is not None:
+                # X's row feeds layer l's stream: a line from its end to the piece's start
+                sx, sy = stub.stream[0].get_start()[:2]
+                rx = row.get_right()[0] + 0.2
+                if sx > rx + 0.4:
+                    link = VMobject(color=T.X, stroke_width=4)
+                    link.set_points_as_corners([[rx, row.get_y(), 0], [sx, row.get_y(), 0],
+                                                [sx, sy, 0]])
+            self.play(FadeIn(VGroup(row[0], row[2], row[3])),
+                      *([Create(link)] if link is not None else []), run_time=0.5)
             self.remove(*src.get_family())
             self.add(row, label)
             self.stage = Stage()
+            if stub is not None:
+                if link is not None:
+                    stub.add(link)
+                self.stage.parts.append(stub)
         else:
             self.clear_stage()
             self.play(FadeIn(row), FadeIn(label), run_time=0.6)
@@ -944,8 +1215,11 @@ class FreshQKVScene(StoryboardScene):
                     self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in strip.bands],
                                           lag_ratio=0.08),
                               FadeIn(strip.label, shift=0.1 * LEFT), run_time=0.9)
-                    if "for head" in self.cue_text(ks):
-                        self.hold_until(self.when(ks, "for head") - 0.2)
+                    # (review 34b: one 11 s sentence) "For head 0, ..." may be its own
+                    # sentence: the band lights as it starts
+                    kf = self.cue_with("or head")
+                    if kf is not None:
+                        self.hold_until(self.when(kf, "or head") - 0.2)
                     self.play(strip.bands[0].animate.set_fill(T.Q, 1),
                               FadeIn(strip.first, shift=0.1 * DOWN), run_time=0.5)
                     self.add(strip)
@@ -953,7 +1227,8 @@ class FreshQKVScene(StoryboardScene):
                     self.proj_strip = strip
             st.parts.append(block)
             # Q column by column; K and V, "the same", all three columns at once
-            per = (max(0.9, min(3.0, (self.when(cue["q"], "plus a bias") - self.time - 0.4) / 3))
+            kpb = self.cue_with("plus a bias", cue["q"])
+            per = (max(0.9, min(3.0, (self.when(kpb, "plus a bias") - self.time - 0.4) / 3))
                    if i == 0 else max(1.6, self.cue_end(cue[k]) - self.time - 0.1))
             name = math(f"{K}^(({l}))", ML, COLOR[k])
             # K's and V's rows start where Q's does (it may have moved right, clear of X)
@@ -968,6 +1243,25 @@ class FreshQKVScene(StoryboardScene):
         st.proj_label, st.proj_blocks, st.proj_lay = label, blocks, lay
         st.proj_said = said
         self.hold_until(self.cue_at(99) - 0.2)
+
+    def layer_stub(self, l: int):
+        """Layer l's diagram up to its first ⊕ (its X dot, stream, attention branch fed by
+        every token's X, the ⊕), drawn at the diagram's place; None when layer l's first
+        update is not attention's (another arrangement)."""
+        u = self.v.layers[l].update
+        stages = list(u.stages) if u is not None else []
+        kinds, keys = [str(x.kind) for x in stages], [str(x.key) for x in stages]
+        if len(kinds) < 3 or kinds[1] != "update" or keys[1] != "d_attn" or kinds[2] != "sum":
+            return None
+        d1 = Diagram(l, kinds, keys, list(np.linspace(X_LEFT, X_RIGHT, len(stages))))
+        for i in range(3):
+            d1.marks.append(self.mark(d1, i))
+            d1.paths.append(self.path_to(d1, i))
+        stream = VGroup(d1.paths[0], d1.paths[2])
+        g = VGroup(stream, d1.paths[1], d1.marks[0], d1.marks[1], d1.marks[2])
+        g.stream, g.rest, g.box = stream, VGroup(*g[1:]), d1.marks[1]
+        g.feed = d1.paths[1][2]
+        return g
 
     def ensure_proj(self, l: int) -> None:
         """Layer l's X row, W_Q and query on the stage (a beat shown without `project`
@@ -1079,8 +1373,10 @@ class FreshQKVScene(StoryboardScene):
         # (round 32: where attention looked is context_qkv's and attention_depth's) the
         # tokens' chart only when the voice says attention's update was "built from" them
         kb = self.cue_with("built from")
-        k2 = kb if kb is not None else self.cue_with("attention's update")
-        k2 = k2 if k2 is not None else 2
+        # (review 33: "X is new" cut; the sentence starts "Attention's update", capitalised:
+        # the old lookup missed it and the formula came 5 s late)
+        k2 = kb if kb is not None else self.cue_with("ttention's update")
+        k2 = k2 if k2 is not None else min(2, max(0, len(self.beat.get("cues") or []) - 2))
         self.hold_until(self.cue_at(k2) - 0.2)
         # (review 32: W_Q^(l) and the query left and faded back 14 s later, the cosine
         # cross-fading over the returning matrix) they stay, parked: the query slides under
@@ -1093,9 +1389,12 @@ class FreshQKVScene(StoryboardScene):
             moves.append(q.animate.shift(go))
         here = [m for m in (wq, q) if self.on_screen(m)]
         if here or moves:
-            self.play(*moves, run_time=0.6)
-            self.play(*[DimPlace(m, PARK) for m in here], run_time=0.4)
-        self.parked = here
+            # (review 34b: a dim Q^(l) ghost stayed bottom-left for 15 s while the voice
+            # talked only of X) they leave; `compare` brings them back where they were
+            # when the matrices come up
+            self.play(*[FadeOutPlace(m) for m in here], run_time=0.6)
+            self.remove(*[f for m in here for f in m.get_family()])
+        self.parked = []
         self.play(FadeIn(made, shift=0.15 * UP), run_time=0.5)
         st.parts.append(made)
         self.glide(box, pa, self.when(k2, "ttention's update") - 0.2, 0.8, buff=0.06)
@@ -1225,9 +1524,15 @@ class FreshQKVScene(StoryboardScene):
         cos = VGroup(math(f"\"cos\"({T.X_l(l - 1)}, {T.X_l(l)}) =", ML, T.TEXT),
                      Num(u.cos_x_next, decimals=2, size=ML, color=T.TEXT)
                      ).arrange(RIGHT, buff=0.2)
-        gloss = txt("1 would be the same direction", PS, T.TEXT)
+        # (review 33: the 0.79 named no token) whose X it is, and its reading
+        fw = str(self.v.focus.word).partition("#")[0]
+        gloss = VGroup(txt(f"for '{fw}'", PS, T.TEXT),
+                       txt("1 would be the same direction", PS, T.TEXT)
+                       ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+        # (review 33y: on one line it ran through the sketch's X^(1) arrow) two lines
         # right of W_Q^(l)'s (dimmed) block, its reading under it, the sketch to the right
-        cos.move_to([0, -0.1, 0])
+        # (own pass, round 34: its two-line reading touched the parked query) higher
+        cos.move_to([0, 0.2, 0])
         parked = [m for m in getattr(self, "parked", []) if self.on_screen(m)]
         if self.on_screen(wq):
             # right of W_Q^(l) and of its parked query (side by side, the query under its
@@ -1262,11 +1567,12 @@ class FreshQKVScene(StoryboardScene):
         self.play(turn.angle.animate.set_value(turn.end), run_time=1.6)
         st.parts.append(turn)
         self.hold_until(self.when(k3, "is ") - 0.3)
-        self.repoint(box, cos, 0.6, anims=[FadeIn(cos, shift=0.1 * UP)])
+        self.repoint(box, cos, 0.6, anims=[FadeIn(cos, shift=0.1 * UP),
+                                           FadeIn(gloss[0], shift=0.1 * UP)])
         st.parts.append(cos)
         # "where one would mean the same direction": its reading under it
         self.hold_until(self.when(k3, "where one") - 0.2)
-        self.play(FadeIn(gloss, shift=0.1 * LEFT), run_time=0.5)
+        self.play(FadeIn(gloss[1], shift=0.1 * LEFT), run_time=0.5)
         st.parts.append(gloss)
         st.why = [made, cos, gloss, turn, *lens.values()]
         self.hold_until(self.cue_at(99) - 0.2)
@@ -1374,7 +1680,7 @@ class FreshQKVScene(StoryboardScene):
                                                                      DOWN + RIGHT, buff=0.1)
         l1 = math(T.X_l(l), ML, T.X)
         l1.add_updater(lambda m: m.next_to(tip(angle.get_value()), UP + RIGHT, buff=0.1))
-        sk = txt("2-D sketch, true angle", PS, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
+        sk = txt("2-D sketch, true angle", NL, T.TEXT).next_to(o, DOWN, buff=0.15).align_to(
             o, LEFT)
         # X^(l-1)'s name under a short arrow's tip can reach down to this line: then it goes
         # under the name (another sentence's lengths). Glyph by glyph: the two boxes overlap a
@@ -1464,51 +1770,77 @@ class FreshQKVScene(StoryboardScene):
             # "compared as lists of numbers, any head's block of it against any head's block
             # of layer l-1's has cosine at most 0.04": between the two matrices, a double
             # arrow; under the queries, which pairs, then the number (the new matrix, measured)
+            # (round 34: chapter §4.3 asks for one number; review 33's 12x12 grid read as an
+            # empty dark box, its two bars crowded the frame) one picture: the two matrices,
+            # a double arrow between them (they are compared), and on the arrow the one
+            # number, large, as it is said; under the arrow which pairs it is the largest of
             wl, wr = wq.get_right()[0] + 0.25, gw.get_left()[0] - 0.25
             wy = wq.W.get_y()
             link_w = DoubleArrow([wl, wy, 0], [wr, wy, 0], buff=0, color=HL, stroke_width=2.5,
                                  tip_length=0.14, max_tip_length_to_length_ratio=0.3)
-            # (review 32: "any pair of heads" read as head h against head h; head 0's 0.01
-            # told a beginner little) one number, over which pairs said in words, and what
-            # it means: any head's block of W_Q^(l) against any of W_Q^(l-1)
-            l1 = txt(f"any head's block of layer {l} against any of layer {l - 1}:", PS,
-                     T.TEXT)
-            # (the number at the words' size: at formula size the second line reached the
-            # caption)
-            l3 = VGroup(txt("cos at most", PS, T.TEXT),
-                        Num(wm.w_cos_max, decimals=2, size=PS, color=T.TEXT),
-                        txt("either sign: unrelated directions", PS, T.TEXT)
-                        ).arrange(RIGHT, buff=0.15)
-            wtxt = VGroup(l1, l3).arrange(DOWN, buff=0.15)
-            wtxt.next_to(q, DOWN, buff=0.25).set_x(0)
-            self.keep_inside(wtxt)
+            # (the gap between the blocks is narrow: the number alone over the arrow, what it
+            # is under it, both within the arrow's length)
+            # (review 34b: "±0.04" read as the cosine's value) a bound: |cos| ≤ 0.04
+            big = VGroup(txt("|cos| ≤", 30, T.TEXT),
+                         Num(wm.w_cos_max, decimals=2, size=36, color=T.TEXT)
+                         ).arrange(RIGHT, buff=0.16)
+            big.next_to(link_w, UP, buff=0.18)
+            npairs = int(getattr(wm, "w_pairs", 0) or 0)
+            under = VGroup(txt(f"cosine, all {npairs}" if npairs else "cosine, all", S,
+                               T.TEXT),
+                           txt("pairs of heads", S, T.TEXT)).arrange(DOWN, buff=0.08)
+            under.next_to(link_w, DOWN, buff=0.15)
+            for m in (big, under):
+                if m.width > wr - wl - 0.2:
+                    m.scale_to_fit_width(wr - wl - 0.2)
             self.hold_until(self.when(kw, "lists of numbers") - 0.4)
             self.repoint(box, VGroup(wq, gw), 0.5, anims=[GrowFromCenter(link_w)])
-            self.hold_until(self.when(kw, "any head") - 0.2)
-            self.play(FadeIn(l1, shift=0.1 * UP), run_time=0.4)
-            self.hold_until(self.when(kw, "has cosine") - 0.2)
-            self.repoint(box, l3, 0.5, anims=[FadeIn(l3, shift=0.1 * UP)])
-            self.hold_until(max(self.cue_end(kw) - 0.2, self.time + 0.8))
-            self.vanish(link_w, wtxt, run_time=0.4)
+            t_pairs = (self.when(kw, "pairs") if "pairs" in self.cue_text(kw)
+                       else self.when(kw, "every head"))
+            self.hold_until(t_pairs - 0.6)
+            self.play(FadeIn(under, shift=0.1 * UP), run_time=0.4)
+            t_num = (self.when(kw, "within") if "within" in self.cue_text(kw)
+                     else self.when(kw, "at most"))
+            self.hold_until(t_num - 0.2)
+            self.repoint(box, big, 0.5, buff=0.1, anims=[FadeIn(big, shift=0.1 * UP)])
+            wtxt = VGroup(link_w, big, under)
+            # "What the new matrix changes on its own is not measured here": the pointer on
+            # the new matrix while it is said; the number stays until the sentence is done
+            kn = self.cue_with("not measured")
+            if kn is not None:
+                self.hold_until(self.cue_at(kn) - 0.1)
+                self.repoint(box, wq, 0.5)
+                self.hold_until(self.cue_end(kn) - 0.5)
+            else:
+                self.hold_until(max(self.cue_end(kw) - 0.2, self.time + 0.8))
+            self.vanish(wtxt, run_time=0.4)
             box.become(self.frame_of(gw))
+            if self.on_screen(box):
+                self.vanish(box, run_time=0.2)
         # layer l-1's query made from its own X and W_Q, by the recipe (the result entries
         # come out of their columns), under its W_Q like Q^(l) on the left: right after "not
         # layer l-1's"
         g = self.v.layers[l - 1]
-        self.hold_until(self.time + 0.3)
+        # (review 33: Q^(l-1) was made while the voice said "not measured here") it is made
+        # under "keep layer l-1's matrix"
+        km0 = self.cue_with("keep layer")
+        if km0 is not None and self.cue_with("coordinates") is None:
+            self.hold_until(self.when(km0, "keep layer") - 0.3)
+        else:
+            self.hold_until(self.time + 0.3)
         gq = row_of(g.q.values, g.q.path, T.Q, PS).move_to([gw.W.get_x(), q[1].get_y(), 0])
         gql = math(f"Q^(({l - 1}))", ML, T.Q).next_to(gq, LEFT, buff=0.2)
         tgts = [gw.brow[j] if gw.has_b else gw.W.columns[j] for j in range(len(gq.nums))]
         xlight = SurroundingRectangle(gx.row.nums, color=HL, buff=0.06, stroke_width=2)
         wlight = SurroundingRectangle(VGroup(gw.W, *([gw.brow] if gw.has_b else [])),
                                       color=HL, buff=0.06, stroke_width=2)
-        self.play(FadeOut(box), FadeIn(xlight), FadeIn(wlight), FadeIn(VGroup(gql, gq[0], gq[2])),
-                  run_time=0.5)
+        self.play(*([FadeOut(box)] if self.on_screen(box) else []), FadeIn(xlight),
+                  FadeIn(wlight), FadeIn(VGroup(gql, gq[0], gq[2])), run_time=0.4)
         self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
                                 for n, t in zip(gq.nums, tgts)], lag_ratio=0.3),
-                  run_time=1.0)
+                  run_time=0.8)
         self.play(FadeOut(xlight), FadeOut(wlight), DimPlace(VGroup(gql, gq), GHOST),
-                  run_time=0.4)
+                  run_time=0.3)
         gqg = VGroup(gql, gq)
         st.parts.append(gqg)
         st.prev = {**st.prev, "q": gq, "ql": gql}
@@ -1552,7 +1884,7 @@ class FreshQKVScene(StoryboardScene):
                 self.repoint(box, one, 0.6, anims=[FadeIn(one, shift=0.1 * UP)])
                 spaces += [link_x, one]
             st.parts += spaces
-        else:
+        elif self.cue_with("keep layer") is None:
             self.play(FadeIn(box), run_time=0.4)
         spaces += self.pending_w
         res = q[1]
@@ -1586,7 +1918,8 @@ class FreshQKVScene(StoryboardScene):
             box = self.frame_of(q)
             st.parts.append(box)          # (the next beat clears it with the stage)
         else:
-            self.play(FadeOut(box), run_time=0.3)
+            if self.on_screen(box):
+                self.play(FadeOut(box), run_time=0.3)
             self.remove(box)
         mine = [wq, q]
         if one_slot:
@@ -1625,40 +1958,24 @@ class FreshQKVScene(StoryboardScene):
                       ).arrange(RIGHT, buff=0.15)
         cosl.next_to(mrow, DOWN, buff=0.35).set_x(mrow.get_x())
         self.keep_inside(cosl)
-        self.hold_until(self.when(km, "over all") - 0.2)
+        # (review 34b: one 13 s sentence) "Over all 32 entries ... is 0.76" may be its own
+        ko = self.cue_with("entries of head", km)
+        self.hold_until(self.when(ko, "ver all") - 0.2)
         self.repoint(box, VGroup(mrow, gqg), 0.6)
         # "its cosine with layer l-1's query": a double arrow joins the two rows compared
         link = DoubleArrow([mrow.get_right()[0] + 0.08, mrow.get_y(), 0],
                            [gql.get_left()[0] - 0.08, mrow.get_y(), 0], buff=0, color=HL,
                            stroke_width=2.5, tip_length=0.14,
                            max_tip_length_to_length_ratio=0.4)
-        self.hold_until(self.when(km, "cosine") - 0.2)
+        self.hold_until(self.when(ko, "cosine") - 0.2)
         self.play(GrowFromCenter(link), run_time=0.6)
-        self.hold_until(self.when(km, "query is") + 0.1)
+        self.hold_until(self.when(ko, "query is") + 0.1)
         self.repoint(box, cosl, 0.6, anims=[FadeIn(cosl, shift=0.1 * UP)])
         st.parts += [cosl, link]
         # "the new X alone turns it": the new row, named
         kq = self.cue_with("X alone")
         if kq is not None:
             self.glide(box, VGroup(mlab, mrow), self.when(kq, "X alone") + 0.3, 0.6)
-        # (review 32: the 0.76 invited "at every layer") "At layers 2 to 5, the same test
-        # gives 0.96 to 0.97": under the cosine, the same test's range at the later layers
-        kr = self.cue_with("same test gives")
-        later = [float(x) for x in self.v.q_old_cos[1:]]
-        if kr is not None and later:
-            lo = min(range(len(later)), key=lambda i: later[i]) + 1
-            hi = max(range(len(later)), key=lambda i: later[i]) + 1
-            rng = VGroup(txt(f"layers {l + 1}–{len(self.v.layers) - 1}:", PS, T.TEXT),
-                         Num(self.v.q_old_cos[lo], decimals=2, size=PS, color=T.TEXT),
-                         txt("to", PS, T.TEXT),
-                         Num(self.v.q_old_cos[hi], decimals=2, size=PS, color=T.TEXT)
-                         ).arrange(RIGHT, buff=0.15)
-            # beside the 0.76 on its line (under it the caption would be)
-            rng.next_to(cosl, RIGHT, buff=0.6)
-            self.keep_inside(rng)
-            self.hold_until(self.when(kr, "same test") - 0.2)
-            self.repoint(box, rng, 0.6, anims=[FadeIn(rng, shift=0.1 * UP)])
-            st.parts.append(rng)
         st.prev = {**st.prev, "cos": cosl[-1], "cosl": cosl, "link": link}
         # "The same test on head 0's key and value gives 0.84 and 0.79" (review 27: W_Q^(l-1)
         # stayed while the voice spoke of K and V, the K/V lines sat above the Q result):
@@ -1669,6 +1986,7 @@ class FreshQKVScene(StoryboardScene):
         # as it is said
         kv = self.v.layers[l].kv_mixed
         kk = self.cue_with("key and value")
+        kv_lines = None
         if kk is not None and kv is not None and getattr(kv, "value", 0) is not None:
             def test_line(K, num):
                 bk = f" + b_{K}^(({l - 1}))" if gw.has_b else ""
@@ -1728,14 +2046,189 @@ class FreshQKVScene(StoryboardScene):
             j = names.find(" and ", g) if g >= 0 else -1
             dur = float((self.beat.get("cues") or [{}])[kk].get("duration", 0.0)) \
                 if kk < len(self.beat.get("cues") or []) else 0.0
-            t_v = (self.cue_at(kk) + j / max(1, len(names)) * dur if j >= 0
+            t_v = (self.cue_at(kk) + spoken_len(names[:j]) / max(1, spoken_len(names)) * dur
+                   if j >= 0
                    else self.time + 0.6)
             self.hold_until(t_v - 0.1)
             self.repoint(box, lines[2], 0.5, anims=[FadeIn(lines[2][4], shift=0.1 * UP)])
             st.parts += [headl, lines, box]
+            kv_lines = lines
             if "turn too" in names:
                 self.glide(box, lines, self.when(kk, "turn too") + 0.2, 0.6)
+        # (review 32: the 0.76 invited "at every layer") "At layers 2 to 5, the same test
+        # gives 0.96 to 0.97": under the cosine, the same test's range at the later layers
+        kr = self.cue_with("test, head")
+        if kr is None:
+            kr = self.cue_with("same test gives")
+        later = [float(x) for x in self.v.q_old_cos[1:]]
+        kt = self.cue_with("same test gives")
+        if kt is not None and kv_lines is not None and later:
+            self.layer_table(kt, kv_lines, headl, box)
+            self.hold_until(self.cue_at(99) - 0.2)
+            return
+        if kt is not None and later and "query at layers" in self.cue_text(kt):
+            self.layer_row(kt, cosl, box)
+            self.hold_until(self.cue_at(99) - 0.2)
+            return
+        if kr is not None and later:
+            lo = min(range(len(later)), key=lambda i: later[i]) + 1
+            hi = max(range(len(later)), key=lambda i: later[i]) + 1
+            rng = VGroup(txt(f"the query's test at layers {l + 1}–{len(self.v.layers) - 1}"
+                             f" (head {int(self.v.show.head)}):", PS, T.TEXT),
+                         Num(self.v.q_old_cos[lo], decimals=2, size=PS, color=T.TEXT),
+                         txt("to", PS, T.TEXT),
+                         Num(self.v.q_old_cos[hi], decimals=2, size=PS, color=T.TEXT)
+                         ).arrange(RIGHT, buff=0.15)
+            # (review 32b: K and V were asserted; the range said no head) after the key's and
+            # the value's lines, under them; else beside the 0.76 on its line
+            if kv_lines is not None:
+                rng.next_to(kv_lines, DOWN, buff=0.4).align_to(kv_lines, LEFT)
+            else:
+                rng.next_to(cosl, RIGHT, buff=0.6)
+            self.keep_inside(rng)
+            self.hold_until(self.when(kr, "test") - 0.2)
+            self.repoint(box, rng, 0.6, anims=[FadeIn(rng, shift=0.1 * UP)])
+            st.parts.append(rng)
         self.hold_until(self.cue_at(99) - 0.2)
+
+    def layer_row(self, kt: int, cosl, box) -> None:
+        """(reviews 32b, 33, 33x: "layers 2-5: 0.96 to 0.97" was a small boxed line, naming
+        no head, the test at layer l never written) "For head 0's query at layers 2 to 5, the
+        same test gives 0.97, 0.97, 0.96 and 0.96": the stage is cleared but for the 0.76;
+        the test is written for any layer l; the 0.76 moves into a row of the test's values
+        by layer, under "layer 1"; each later value comes in as it is said, the same size;
+        "there ... barely": the pointer on the later ones."""
+        st, v, l = self.stage, self.v, self.layer
+        head = int(v.show.head)
+        vals = [float(x) for x in v.q_old_cos]
+        num0 = cosl[-1]
+        bk = " + b_Q^((l-1))" if any(bool(x.bias) for x in v.layers) else ""
+        gen = VGroup(txt(f"the same test at each layer l, head {head}'s query:", PS, T.TEXT),
+                     math(f"\"cos\"(X^((l)) W_Q^((l-1)){bk}, Q^((l-1)))", ML, T.Q)
+                     ).arrange(DOWN, buff=0.25)
+        gen.move_to([0, 1.1, 0])           # (the stage's middle: not one crowded top half)
+        n = len(vals)
+        step = min(1.8, (self.HOME_WIDTH - 2 * T.EDGE - 2.4) / max(1, n))
+        x_first = -(n - 1) * step / 2 + 0.6
+        yl, yv = -0.35, -1.15
+        rowname = VGroup(txt("layer l", PS, T.TEXT).move_to([0, yl, 0]),
+                         txt("cos", PS, T.TEXT).move_to([0, yv, 0]))
+        for m in rowname:
+            m.set_x(x_first - 1.0 - m.width / 2)
+        labs, nums = [], []
+        for i in range(n):
+            x = x_first + i * step
+            labs.append(txt(str(i + l), PS, T.TEXT).move_to([x, yl, 0]))
+            nums.append(num0 if i == 0 else
+                        Num(v.q_old_cos[i], decimals=2, size=ML, color=T.TEXT).move_to([x, yv, 0]))
+        self.keep_inside(VGroup(gen, rowname, *labs, *nums[1:]))
+        self.hold_until(self.cue_at(kt) - 0.3)
+        gone = [m for m in st.parts if m is not cosl]
+        gone += list(cosl[:-1])
+        if box is not None and self.on_screen(box) and box not in gone:
+            gone.append(box)
+        keep = {id(f) for f in num0.get_family()}
+        gone = [m for m in gone if id(m) not in keep]
+        self.vanish(*gone, run_time=0.5)
+        st.parts = []
+        self.play(num0.animate.move_to([x_first, yv, 0]), FadeIn(gen, shift=0.1 * DOWN),
+                  FadeIn(rowname), FadeIn(labs[0]), run_time=0.8)
+        box = self.frame_of(VGroup(labs[0], num0), buff=0.1)
+        self.play(FadeIn(box), run_time=0.3)
+        text = self.cue_text(kt)
+        dur = float((self.beat.get("cues") or [{}])[kt].get("duration", 0.0)) \
+            if kt < len(self.beat.get("cues") or []) else 0.0
+        pos, at, found = 0, [], True
+        for c in vals[1:]:
+            sv = f"{c:.2f}"
+            j = text.find(sv, pos)
+            found = found and j >= 0
+            at.append(self.cue_at(kt) + spoken_len(text[:max(0, j)]) / max(1, spoken_len(text))
+                      * dur)
+            pos = j + len(sv) if j >= 0 else pos
+        if not found or not dur:
+            t0 = self.when(kt, "gives")
+            at = [t0 + 0.6 * i for i in range(len(vals) - 1)]
+        for i in range(1, n):
+            self.hold_until(max(self.time, at[i - 1] - 0.3))
+            self.play(FadeIn(labs[i], shift=0.1 * DOWN), FadeIn(nums[i], shift=0.2 * LEFT),
+                      run_time=0.35)
+        later = VGroup(*labs[1:], *nums[1:])
+        if "barely" in text:
+            self.hold_until(self.when(kt, "barely") - 0.6)
+        self.repoint(box, later, 0.5, buff=0.1)
+        st.parts += [gen, rowname, *labs, *nums, box]
+
+    def layer_table(self, kt: int, lines, headl, box) -> None:
+        """(review 33: layers 2-5 were one small line under three large numbers; the test at
+        layer l was never written) "At layers 2 to 5, the same test on the query gives 0.97,
+        0.97, 0.96 and 0.96": the key's and value's lines leave; the query's line is written
+        for any layer l; its 0.76 moves down into a row of the test's values by layer, under
+        "layer 1"; each later layer's value comes in as it is said, all at the same size."""
+        st, v, l = self.stage, self.v, self.layer
+        head = int(v.show.head)
+        vals = [float(x) for x in v.q_old_cos]
+        qline = lines[0]
+        num0 = qline[4]
+        bk = " + b_Q^((l-1))" if any(bool(x.bias) for x in v.layers) else ""
+        gen = VGroup(txt(f"the same test at each layer l (head {head}):", PS, T.TEXT),
+                     math(f"\"cos\"(X^((l)) W_Q^((l-1)){bk}, Q^((l-1)))", ML, T.Q)
+                     ).arrange(RIGHT, buff=0.25)
+        gen.move_to([0, qline.get_y(), 0])
+        n = len(vals)
+        step = min(2.0, (self.HOME_WIDTH - 2 * T.EDGE - 1.6) / max(1, n))
+        x_first = -(n - 1) * step / 2 + 0.6
+        yl, yv = lines[1].get_y() + 0.05, lines[2].get_y() - 0.1
+        rowname = VGroup(txt("layer", PS, T.TEXT).move_to([0, yl, 0]),
+                         txt("cos", PS, T.TEXT).move_to([0, yv, 0]))
+        for m in rowname:
+            m.set_x(x_first - 0.9 - m.width / 2)
+        labs, nums = [], []
+        for i, c in enumerate(vals):
+            x = x_first + i * step
+            labs.append(txt(str(i + 1), PS, T.TEXT).move_to([x, yl, 0]))
+            if i == 0:
+                nums.append(num0)
+            else:
+                nums.append(Num(v.q_old_cos[i], decimals=2, size=ML, color=T.Q).move_to([x, yv, 0]))
+        self.keep_inside(VGroup(gen, rowname, *labs, *nums[1:]))
+        self.hold_until(self.cue_at(kt) - 0.3)
+        gone = [lines[1], lines[2], headl, *qline[:4]]
+        if box is not None and self.on_screen(box):
+            gone.append(box)
+        self.vanish(*gone, run_time=0.4)
+        ids = {id(f) for m in gone for f in m.get_family()}
+        st.parts = [m for m in st.parts if id(m) not in ids and m is not lines]
+        self.play(num0.animate.move_to([x_first, yv, 0]), FadeIn(gen, shift=0.1 * DOWN),
+                  FadeIn(rowname), FadeIn(labs[0]), run_time=0.7)
+        box = self.frame_of(VGroup(labs[0], num0), buff=0.1)
+        self.play(FadeIn(box), run_time=0.3)
+        # each later value as it is said: its share of the sentence (digits as words); said
+        # as a range ("0.96 to 0.97"), the four come in one after another from "gives"
+        text = self.cue_text(kt)
+        dur = float((self.beat.get("cues") or [{}])[kt].get("duration", 0.0)) \
+            if kt < len(self.beat.get("cues") or []) else 0.0
+        pos, at, found = 0, [], True
+        for c in vals[1:]:
+            sv = f"{c:.2f}"
+            j = text.find(sv, pos)
+            found = found and j >= 0
+            at.append(self.cue_at(kt) + spoken_len(text[:max(0, j)]) / max(1, spoken_len(text))
+                      * dur)
+            pos = j + len(sv) if j >= 0 else pos
+        if not found:
+            t0 = self.when(kt, "gives")
+            at = [t0 + 0.5 * i for i in range(len(vals) - 1)]
+        for i in range(1, n):
+            self.hold_until(max(self.time, at[i - 1] - 0.3))
+            self.play(FadeIn(labs[i], shift=0.1 * DOWN), FadeIn(nums[i], shift=0.2 * LEFT),
+                      run_time=0.4)
+        later = VGroup(*labs[1:], *nums[1:])
+        kb = "barely" in text
+        if kb:
+            self.hold_until(self.when(kt, "barely") - 0.4)
+        self.repoint(box, later, 0.5, buff=0.1)
+        st.parts += [gen, rowname, *labs, *nums, box]
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
                 together: bool = False):
@@ -1781,9 +2274,13 @@ class FreshQKVScene(StoryboardScene):
             if w0 is not None:
                 parts = [Num(xn[0].value, xn[0].source, decimals=xn[0].decimals, size=PS,
                              color=T.X),
-                         txt("·", PS, T.TEXT),
-                         Num(w0.value, w0.source, decimals=w0.decimals, size=PS, color=color),
-                         txt(f"+ … ({n} terms)", PS, T.TEXT)]
+                         txt("·", PS, T.TEXT)]
+                wnum = Num(w0.value, w0.source, decimals=w0.decimals, size=PS, color=color)
+                if T.fmt(w0.value, w0.decimals).startswith("-"):
+                    # (review 33b: "0.335·-0.04", two operators side by side) in brackets
+                    wnum = VGroup(txt("(", PS, T.TEXT), wnum, txt(")", PS, T.TEXT)
+                                  ).arrange(RIGHT, buff=0.03)
+                parts += [wnum, txt(f"+ … ({n} terms)", PS, T.TEXT)]
                 if brow is not None:
                     # "+" unless the bias is written with a minus (-0.00014 is written 0.000)
                     shown = T.fmt(brow[j].value, brow[j].decimals)
@@ -1953,8 +2450,8 @@ class FreshQKVScene(StoryboardScene):
         def label(s):
             return math(T.X_l(l0 + s), ML, T.X)
 
-        sk = VGroup(txt("2-D sketch: each turn", S, T.TEXT),
-                    txt("at its true angle", S, T.TEXT)).arrange(DOWN, buff=0.1,
+        sk = VGroup(txt("2-D sketch: each turn", NL, T.TEXT),
+                    txt("at its true angle", NL, T.TEXT)).arrange(DOWN, buff=0.1,
                                                                   aligned_edge=LEFT)
         sk.next_to(o, DOWN, buff=0.3).align_to(o + 0.2 * LEFT, LEFT)
         self.keep_inside(sk)
@@ -1977,6 +2474,24 @@ class FreshQKVScene(StoryboardScene):
         klast = self.cue_with("last step")
         kend = self.cue_with("builds")
         mid_steps = steps[1:-1]
+        # (review 32b: X^(4) and X^(5) turned in 4.5 s of silence) each middle step's cosine
+        # comes in as the voice says it ("...: 0.93, then 0.96. Next 0.96, then 0.95."); a
+        # sentence that would start before its first number is on screen waits for it
+        sync = {}
+        kmid = self.cue_with("middle steps")
+        if kmid is not None:
+            k, at = kmid, self.cue_text(kmid).find(":")
+            for s in mid_steps:
+                f = f"{cos[s - 1]:.2f}"
+                j = self.cue_text(k).find(f, at + 1)
+                first = False
+                if j < 0 and k + 1 < len(self.beat.get("cues") or []):
+                    k, first = k + 1, True
+                    j = self.cue_text(k).find(f)
+                if j < 0:
+                    break
+                sync[s] = (k, j, first)
+                at = j + len(f)
         for r, s in enumerate(steps):
             c = cos[s - 1]
             ang = float(np.arccos(np.clip(c, -1.0, 1.0)))
@@ -1991,7 +2506,7 @@ class FreshQKVScene(StoryboardScene):
                 self.play(*[FadeOut(m) for m in ghost], tr.animate.set_value(0.0),
                           op.animate.set_value(GHOST),
                           cur_l.animate.next_to(tip(0.0), DOWN + RIGHT, buff=0.1)
-                          .set_opacity(GHOST), run_time=0.55)
+                          .set_opacity(GHOST), run_time=0.55 if s == steps[-1] else 0.4)
                 self.remove(*[x for m in ghost for x in m.get_family()])
             else:
                 self.play(op.animate.set_value(GHOST), DimPlace(cur_l, GHOST), run_time=0.3)
@@ -2003,23 +2518,37 @@ class FreshQKVScene(StoryboardScene):
             cur_l.add_updater(lambda m, tr=tr: m.next_to(tip(tr.get_value()), UP + RIGHT,
                                                          buff=0.1))
             self.add(cur, cur_l)
-            turn = 1.2 if r == 0 or s == steps[-1] else 0.75
+            turn = 1.2 if r == 0 or s == steps[-1] else 0.6
             self.play(tr.animate.set_value(ang), run_time=turn)
             cur_l.clear_updaters()
             arc = Arc(radius=1.1, start_angle=base, angle=ang, arc_center=o, color=HL,
                       stroke_width=2.5)
             num = Num(v.cos_steps[s - 1], decimals=2, size=ML, color=T.TEXT)
-            num.move_to(o + (1.1 + 0.2 + num.width / 2) * np.array(
+            # (review 34b: from inside the angle it crossed the arrows on its way to the
+            # list) in the angle's opening, past the arrows' tips: its way to the list, up and
+            # to the right, crosses nothing
+            num.move_to(o + (R + 0.75 + num.width / 2) * np.array(
                 [np.cos(base + ang / 2), np.sin(base + ang / 2), 0.0]))
+            if s in sync:
+                k, j, first = sync[s]
+                if first and self.time > self.cue_at(k) + 0.2:
+                    self.pause_before(k, 0.0)            # the voice waits for the picture
+                cues = self.beat.get("cues") or []
+                text = self.cue_text(k)
+                # (the voice reads "0.93" as "zero point nine three": the share of the
+                # sentence said is counted on the words read, not the characters written)
+                said = self.cue_at(k) + spoken_len(text[:j]) / max(1, spoken_len(text)) * float(
+                    cues[k].get("duration", 0.0))
+                self.hold_until(said - 0.3)
             self.play(FadeIn(arc), FadeIn(num, scale=0.8),
-                      run_time=0.4)
+                      run_time=0.4 if r == 0 or s == steps[-1] else 0.3)
             ghost.append(arc)
-            self.hold_until(self.time + (0.5 if r == 0 or s == steps[-1] else 0.2))
+            self.hold_until(self.time + (0.5 if r == 0 or s == steps[-1] else 0.1))
             # the cosine moves into its row, the row's name comes in beside it
             # (its name comes in once it has landed: the number never passes over it)
             self.play(num.animate.scale(0.75).move_to(slots[r]),
                       run_time=0.5 if r == 0 or s == steps[-1] else 0.4)
-            self.play(FadeIn(names[r], shift=0.1 * RIGHT), run_time=0.25)
+            self.play(FadeIn(names[r], shift=0.1 * RIGHT), run_time=0.2)
             self.stage.parts += [num, names[r]]
             if s == steps[-1]:
                 break
@@ -2033,7 +2562,10 @@ class FreshQKVScene(StoryboardScene):
                               ML, T.Q),
                          txt("K and V the same way, every layer l", S, T.TEXT)
                          ).arrange(DOWN, buff=0.12)
-            rec.next_to(VGroup(*names), DOWN, buff=0.3).set_x(lx)
+            rec.next_to(VGroup(*names), DOWN, buff=0.18).set_x(lx)
+            # (review 33: its second line ~10 px above the caption) clear of the caption
+            if self.caption is not None and rec.get_bottom()[1] < self.caption.get_top()[1] + 0.3:
+                rec.shift((self.caption.get_top()[1] + 0.3 - rec.get_bottom()[1]) * UP)
             self.keep_inside(rec)
             self.play(FadeIn(rec, shift=0.1 * UP), run_time=0.6)
             self.stage.parts.append(rec)
@@ -2064,6 +2596,14 @@ class FreshQKVScene(StoryboardScene):
             heads = VGroup(heads[0])
         key = txt(f"a cell: one head's Q, K and V ({int(c.entries)} entries each), "
                   f"for all {int(c.tokens)} tokens", S, T.TEXT)
+        toks = [str(t) for t in self.v.tokens]
+        marks = sum(1 for t in toks if t.startswith("[") and t.endswith("]"))
+        if len(toks) == int(c.tokens) and marks == 2:
+            # (review 34b: "all 9 tokens" while the sentence shows 7) what the 9 are, in
+            # words (the markers' names are never said in this video)
+            key = VGroup(key, txt(f"({len(toks) - 2} of the sentence, plus a start and an "
+                                  "end marker the model adds)", S, T.TEXT)).arrange(
+                DOWN, buff=0.1)
         bound = Num(b.bound, decimals=int(b.decimals), size=T.TYPE.label, color=HL,
                     prefix="every gap, model vs recomputed: < ")
         grid = VGroup(names, heads, cells)
@@ -2074,46 +2614,45 @@ class FreshQKVScene(StoryboardScene):
         self.clear_stage()
         l = self.layer
         v = self.v.layers[l]
-        # (review 28: the compared numbers were ~11 px) the numbers at PS (~14 px)
-        model = row_of(v.q.values, v.q.path, T.Q, PS)
-        redo = row_of(v.redo_q.values, v.redo_q.path, T.Q, PS)
+        # (review 32b: only the two result rows were shown, the operation claimed) the
+        # recipe of layer 1 again, on layer l: X^(l)'s row over W_Q^(l) (its first rows and
+        # columns, head 0, and the bias), each entry made column by column as at layer 1,
+        # the row named "recomputed"; then the model's own row comes in under it, the pointer
+        # on the two
         name = str(self.v.focus.word).partition("#")[0]
-        ml = txt(f"the model's query for '{name}', layer {l}, head {int(self.v.show.head)}:",
-                 S, T.TEXT)
-        rl = txt("recomputed here from X, W and the bias:" if bool(v.bias) else
-                 "recomputed here from X and W:", S, T.TEXT)
-        VGroup(ml, rl).arrange(DOWN, buff=0.55, aligned_edge=RIGHT).move_to([-2.2, 0.7, 0])
-        model.next_to(ml, RIGHT, buff=0.3)
-        redo.next_to(rl, RIGHT, buff=0.3)
-        # the first entry, model beside recomputed, to as many decimals as the bound claims
-        # plus one (5 for a 1e-4 bound) unless one of them sits within float noise of a
-        # rounding boundary there (then one fewer, ...): the line reads the same on any CPU
-        q0, r0 = v.q[0], v.redo_q[0]
-        fd = shown_decimals([float(q0), float(r0)], int(self.v["check"].bound.decimals) + 1,
-                            f"layers[{l}].q[0]", fewer_first=True)
-        fine = VGroup(Num(q0, decimals=fd, size=T.TYPE.label, color=T.Q,
-                          prefix="first entry: model "),
-                      Num(r0, decimals=fd, size=T.TYPE.label, color=T.Q,
-                          prefix="recomputed ")).arrange(RIGHT, buff=0.5)
-        fine.next_to(VGroup(rl, redo), DOWN, buff=0.45)
-        # (review 32: the 5-decimal line was on screen 0.3 s before the grid took over)
-        # dropped: the rows match as shown, and the bound line says how closely
-        top = VGroup(ml, rl, model, redo)
-        self.keep_inside(top)
-        self.play(FadeIn(ml), FadeIn(model), run_time=0.8)
-        box = self.frame_of(model)
-        self.play(FadeIn(box), run_time=0.4)
-        # "redone as X times W plus the bias": each entry recomputed in turn, the pointer on
-        # the model's entry and the recomputed one beside it
+        lay = self.proj_layout(l)
+        row, label, block = lay["row"], lay["label"], lay["blocks"]["q"]
+        head = txt(f"'{name}', layer {l}, head {int(self.v.show.head)}: the query redone",
+                   S, T.TEXT).move_to([0, 2.75, 0])
+        self.play(FadeIn(head, shift=0.1 * DOWN), FadeIn(VGroup(label, row)),
+                  FadeIn(VGroup(block.wl, block.W, block.more)), FadeIn(lay["key"]),
+                  run_time=0.8)
         k0 = 0 if "redone" in self.cue_text(0) else 1
-        self.hold_until(self.when(k0, "redone") - 0.3 if k0 == 0 else self.cue_at(1) - 0.1)
-        self.play(FadeIn(rl), FadeIn(VGroup(redo[0], redo[2])), run_time=0.5)
-        for j, n in enumerate(redo.nums):
-            self.repoint(box, VGroup(model.nums[j], n), 0.5,
-                         anims=[FadeIn(n, target_position=model.nums[j].get_center())])
+        # (the model's row must stand beside the recomputed one before the voice moves on)
+        # the product starts as "query for" is said; "redone as X times W" falls inside it
+        # (own pass, round 34: the model's row then stood 0.3 s) the product starts as the
+        # sentence does, so the two rows stand side by side before the voice moves on
+        self.hold_until(self.cue_at(k0) + 0.2 if k0 == 0 else self.cue_at(1) - 0.1)
+        kall = 1 if k0 == 0 else 2
+        per = max(0.8, min(1.0, (self.cue_at(kall) - self.time - 2.4) / 3))
+        rname = txt("recomputed", S, T.Q)
+        res = self.product(row, block.W, block.brow if block.has_b else None, block.bl,
+                           v.redo_q, lay["at"]["q"], T.Q, per, rname)
+        model = row_of(v.q.values, v.q.path, T.Q, PS)
+        model.next_to(res, DOWN, buff=0.3).align_to(res, LEFT)
+        mname = txt("the model's", S, T.Q).next_to(model, LEFT, buff=0.2)
+        mname.align_to(rname, RIGHT)
+        box = self.frame_of(VGroup(res, model))
+        self.play(FadeIn(VGroup(model, mname), shift=0.1 * UP), FadeIn(box), run_time=0.6)
+        top = VGroup(head, label, row, block, lay["key"], rname, res, model, mname)
         # "Then every query, key and value ...": the one query leaves; the grid of every
         # layer and head comes in and fills, a layer at a time, as the voice goes on
         kall = 1 if k0 == 0 else 2
+        # (own pass, round 34: the model's row was on screen 0.3 s before the grid took
+        # over) the two rows stand side by side 1.5 s at least; the voice waits if need be
+        need = self.time + 1.5 - (self.cue_at(kall) - 0.2)
+        if need > 0:
+            self.pause_before(kall, need)
         self.hold_until(self.cue_at(kall) - 0.2)
         cells, names, heads, key, bound = self.check_grid()
         self.vanish(top, box, run_time=0.4)

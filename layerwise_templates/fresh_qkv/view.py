@@ -66,6 +66,7 @@ class Mixed(View):
     entries: int
     w_cos: float         # cos(W_Q^(l) head 0, W_Q^(l-1) head 0), as lists of numbers
     w_cos_max: float     # the largest |cos| between any head's block of W_Q^(l) and of W_Q^(l-1)
+    w_pairs: int         # how many pairs of heads that largest is taken over (n_heads^2)
     w_numbers: int       # how many numbers one head's block holds (d_model x d_head)
 
 
