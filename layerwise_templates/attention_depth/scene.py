@@ -2558,6 +2558,9 @@ class AttentionDepthScene(StoryboardScene):
         """The summary, its own chapter marker (round 26: it shared the heads' one): the scope
         in the header's place; the six layers' bars; then one panel at a time."""
         v, st = self.v, self.st
+        # r34b: no "≈" note in the summary (said or noted where the "≈" bar first came; here
+        # it lay on the verdict)
+        self._approx_said = True
         d = v.deep
         prec = int(v.decimals)
         n = 3
@@ -2573,6 +2576,10 @@ class AttentionDepthScene(StoryboardScene):
         panels = VGroup(*st.extra, *([st.block] if st.block is not None else []),
                         *[m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs,
                                       st.counter) if m], *st.bars.values(), *self.approx_out())
+        # r34b: any "≈" note still up leaves with the stage (a draft's lay on the verdict)
+        for a_ in getattr(self, "_notes", []):
+            if a_ in self.mobjects and a_ not in panels:
+                panels.add(a_)
         st.extra, st.block = [], None
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
