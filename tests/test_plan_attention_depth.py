@@ -264,10 +264,10 @@ def test_narration_quotes_the_plan(built):
     assert "why_last" not in said and "deep_heads" not in said
     # the summary scoped to this sentence; both orders of the swap (round 22: one order only)
     assert "In short, for this one sentence:" in said["summary"]
-    assert "At layer 1, neither alone gave the full rise" in said["summary"]
+    assert "At layer 1, the one layer tested, neither alone gave the full rise" in said["summary"]
     assert "layer 5" not in said["summary"]
     # the fair tests in both orders: the other order said with its number
-    assert (f"The other order: layer 0's matrices fed X of layer 1 put only "
+    assert (f"The other swap: layer 0's matrices fed X of layer 1 put only "
             f"{fmt(t['swap_sink'])}, half of it on SEP.") in said["why"]
     # round 33: what the X-only swap did (the row on screen showed it unsaid)
     assert t["swap_row"][d["special"][-1]] / t["swap_sink"] == pytest.approx(0.5, abs=0.1)

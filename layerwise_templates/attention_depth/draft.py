@@ -57,7 +57,7 @@ def other_order(field: str, before: float, new: float, swap: float, by: str | No
     when both orders credit the same, "the credit depends on the order" when they differ,
     None when the first order credits neither."""
     f = f"data.{field}"
-    text = (f" The other order, X first: layer {prev}'s matrices fed X of layer {here} put "
+    text = (f" The other swap, X first: layer {prev}'s matrices fed X of layer {here} put "
             f"{{{f}.swap_sink:.2f}}")
     claims = []
     swap_by = swap_moved_by(before, swap, new)

@@ -93,6 +93,18 @@ its token under it; the legend "arc width = weight" comes with the first arcs; t
 in the arcs' place once the head's arcs are gone; the updates at layer 1 are whole columns
 added into X's cells ("attention and feed-forward", as said); no "≈" on any bar.
 
+Round 34b (two fresh reviews): the diagram is centred until the chart comes, then slides left
+with it; the note says the weights are rounded; the head's number ticks over at the middle of its
+arcs' reshaping; the mean's line stays up until the tie's sentence, its 0.30 going down into the
+row then; at layer 1 each update comes in beside its column with a "+" and merges into it; the
+keys' label says they are made from X; layers 2-5 do not replay layer 1's X-into-the-block
+animation (`morph_layer`): the indices tick over in place as the layer is named, the row before
+dims to a labelled ghost, the arcs morph to the new widths over it as the number is said; layer
+5's caption comes with its bar; a bar whose rounded parts do not add up carries "≈" again (the
+voice says "about"); an outline drawn round a bar part raises the number over it first; the
+summary (`summary_side`) keeps the fair test's two swap bars and brings the depth chart back
+whole beside them (not regrown), each bar lit as its number is said.
+
 Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
@@ -171,7 +183,9 @@ def share_val(share, adds, size, decimals: int, room: float | None = None) -> VG
     n = Num(share, decimals=decimals, size=size)
     # round 33 (both reviews: a "≈" over one number, never explained, every bar rounded
     # alike): no sign; the voice says "about" where the parts do not add up
-    if True or bool(adds):
+    # r34b (both reviews: layer 3's bar 0.75 over parts 0.71 + 0.03, the screen unhedged):
+    # the "≈" again where the parts do not add up; the voice says "about" with it
+    if bool(adds):
         return VGroup(n)
     g = inline(txt("≈", size), n, buff=0.06)
     if room is not None and g.width > room:
@@ -232,6 +246,12 @@ def tick(old, new, out: float = 0.6, into: float = 0.4) -> list:
     first, second = squish_rate_func(smooth, 0, out), squish_rate_func(smooth, into, 1)
     return [old.animate(rate_func=first).shift(UP * ROLL).set_opacity(0),
             FadeIn(new, shift=UP * ROLL, rate_func=second)]
+
+
+def lift(t: float) -> float:
+    """Up over the first 15 %, held, down over the last 12 % (a number raised clear of an
+    outline drawn and faded meanwhile)."""
+    return smooth(min(1.0, t / 0.15)) if t < 0.88 else smooth((1.0 - t) / 0.12)
 
 
 def roll(old, new) -> list:
@@ -385,8 +405,10 @@ class AttentionDepthScene(StoryboardScene):
         # what the arcs are rolls into its place (one line on screen, not a stack)
         formula = txt(f"a head's row = softmax( \"{v.word}\" query · each key / √{int(v.d_head)} )",
                       LAB)
-        lines = [formula, line(txt("arc width = weight; a row adds up to", LAB),
-                               Num(v.layers[0].total, decimals=0, size=LAB))]
+        # r34b (both reviews: the rounded row shown sums to 1.01, 0.99): "rounded" on screen
+        lines = [formula, line(txt("arc width = weight; a row sums to", LAB),
+                               Num(v.layers[0].total, decimals=0, size=LAB),
+                               txt("(weights rounded)", LAB, T.MUTED))]
         if several:
             lines.append(line(txt(f"\"{v.word}\" is", LAB),
                               Num(v.n_focus, decimals=0, size=LAB),
@@ -698,15 +720,23 @@ class AttentionDepthScene(StoryboardScene):
             # appending): each update is a whole column in its colour, as tall as the
             # token's, that comes down onto it and is added into its cells (they take its
             # tint and change), not put on top
+            # r34b (r34: the add read as a recolour only): each update comes in beside its
+            # column with a "+" between them ("X + update"), then slides into the column,
+            # whose cells change as it merges
             for n_c, col_ in enumerate((T.ATTN, T.FFN)):
                 ups = VGroup(*[k.copy().set_fill(col_, 0.55).set_stroke(col_, opacity=1)
-                               .shift(UP * 0.35).set_opacity(0) for k in cols])
-                self.play(LaggedStart(*[u.animate.move_to(k).set_fill(opacity=0.55)
-                                        .set_stroke(opacity=1) for u, k in zip(ups, cols)],
-                                      lag_ratio=0.04), run_time=0.6)
-                self.play(FadeOutPlace(ups), *[
-                    k[i_].animate.set_fill(T.X, 0.2 + 0.15 * ((i_ + j_ + n_c) % 4))
-                    for j_, k in enumerate(cols) for i_ in range(len(k))], run_time=0.45)
+                               .shift(RIGHT * 0.46) for k in cols])
+                pluses = VGroup(*[txt("+", LAB).move_to([k.get_center()[0] + 0.25,
+                                                         k.get_center()[1], 0]) for k in cols])
+                pairs = [VGroup(p_, u) for p_, u in zip(pluses, ups)]
+                self.play(LaggedStart(*[FadeIn(g_, shift=DOWN * 0.2) for g_ in pairs],
+                                      lag_ratio=0.04), run_time=0.5)
+                self.play(*[u.animate.move_to(k).set_opacity(0) for u, k in zip(ups, cols)],
+                          *[p_.animate.move_to(k).set_opacity(0) for p_, k in zip(pluses, cols)],
+                          *[k[i_].animate(rate_func=squish_rate_func(smooth, 0.4, 1))
+                            .set_fill(T.X, 0.2 + 0.15 * ((i_ + j_ + n_c) % 4))
+                            for j_, k in enumerate(cols) for i_ in range(len(k))], run_time=0.6)
+                self.remove(*pairs, ups, pluses)
             into = max(0.8, planned - self.time)
             st_extra_out = [FadeOutPlace(lab)]
             self.play(cols.animate.move_to(c).scale(0.3).set_opacity(0), *st_extra_out,
@@ -748,7 +778,7 @@ class AttentionDepthScene(StoryboardScene):
         if q_lab.get_right()[0] > DIAG_RIGHT:
             q_lab.shift(LEFT * (q_lab.get_right()[0] - DIAG_RIGHT))
         left_x = [st.xs[j] for j in key_js if st.xs[j] < self.focus_x() - 0.6]
-        k_lab = txt("each token's key", LAB, T.X)
+        k_lab = txt("each token's key (made from X)", LAB, T.X)   # r34b: X's colour, said
         k_lab.move_to([(min(left_x) + max(left_x)) / 2 if left_x else DIAG_LEFT + 1.2, y_l, 0])
         if k_lab.get_left()[0] < DIAG_LEFT:
             k_lab.shift(RIGHT * (DIAG_LEFT - k_lab.get_left()[0]))
@@ -965,18 +995,39 @@ class AttentionDepthScene(StoryboardScene):
                                         stroke_width=3.5)
             ring.set_z_index(4)
             rings.append(ring)
-            anims.append(Succession(Create(ring, run_time=0.3 * run_time),
-                                    Wait(0.45 * run_time),
-                                    ring.animate(run_time=0.25 * run_time).set_stroke(
-                                        opacity=0)))
+            anims.append(Succession(Wait(0.12 * run_time), Create(ring, run_time=0.25 * run_time),
+                                    Wait(0.23 * run_time),
+                                    ring.animate(run_time=0.28 * run_time).set_stroke(
+                                        opacity=0), Wait(0.12 * run_time)))
             # the number rises a little off the outline as it pulses (round 26: the pulse
             # grew it onto the outline's top)
-            anims += [m.animate(rate_func=there_and_back).scale(1.12, about_edge=DOWN)
-                      .shift(UP * 0.08) for m in g[1:]]
+            # r34b (r34: the outline drawn cut the 0.47 above it): the number is up before
+            # the outline reaches it, and comes down after it has faded
+            anims += [m.animate(rate_func=lift).scale(1.12, about_edge=DOWN)
+                      .shift(UP * 0.1) for m in g[1:]]
         self.play(*anims, run_time=run_time)
         self.remove(*rings)
 
     # --- beats -----------------------------------------------------------------------------
+    def centre_diagram(self, dx: float) -> None:
+        """The diagram's band and its columns shifted right by `dx` (the arcs beat's start)."""
+        global DIAG_LEFT, DIAG_RIGHT
+        DIAG_LEFT, DIAG_RIGHT = DIAG_LEFT + dx, DIAG_RIGHT + dx
+        self.col_x = [x + dx for x in self.col_x]
+        self.st.xs = {j: x + dx for j, x in self.st.xs.items()}
+        self._centred += dx
+
+    def uncentre(self, t: float) -> None:
+        """The centred diagram slides back to its band (left of the chart), all of it at once."""
+        dx = self._centred
+        st = self.st
+        on = [m for m in (st.tokens, st.arcs, st.nums, st.counter, st.note, *st.extra)
+              if m is not None]
+        self.centre_diagram(-dx)
+        self._centred = 0.0
+        if on:
+            self.play(VGroup(*on).animate.shift(LEFT * dx), run_time=t)
+
     def beat_arcs(self, beat) -> None:
         v, st = self.v, self.st
         self.clear_extra()
@@ -985,6 +1036,12 @@ class AttentionDepthScene(StoryboardScene):
         if st.arcs is not None:
             self.play(FadeOutPlace(VGroup(st.arcs, st.nums, st.counter)), run_time=0.6)
         fresh = st.tokens is None
+        # r34b (r34: the right half empty for 34 s): the diagram (its band, the tokens, the
+        # header and note over them) is centred on the stage until the chart comes; then it
+        # all slides left to its place (`uncentre`)
+        self._centred = 0.0
+        if fresh and st.chart is None:
+            self.centre_diagram(-(DIAG_LEFT + DIAG_RIGHT) / 2)
         if fresh:
             st.tokens = self.token_row()
         if st.note is None:             # shown after `depth` (which took the note away)
@@ -1278,8 +1335,9 @@ class AttentionDepthScene(StoryboardScene):
             if first_out:
                 self.play(*first_out, run_time=0.3)
             if cur is not None:
-                self.remove(name[1])
-                self.add(nm[1])
+                # r34b (r34x: "head 11" over head 2's arcs for 1 s): the number ticks over
+                # at the middle of the arcs' reshaping (label and arcs change together)
+                anims += tick(name[1], nm[1], 0.5, 0.45)
             self.play(*anims, run_time=0.6 if first_out else 0.9)
             if cur is not None and cur is not row:
                 self.remove(cur)
@@ -1373,8 +1431,17 @@ class AttentionDepthScene(StoryboardScene):
         if has_eq:
             self.early_num = word_j
             gone_eq.append(ReplacementTransform(mean_num, self.num_at(st.nums, word_j)))
-        self.play(FadeOutPlace(mean_lab), *gone_eq, run_time=0.7)
-        st.extra = []
+
+        def eq_down():
+            self.play(FadeOutPlace(mean_lab), *gone_eq, run_time=0.7)
+            st.extra = []
+        # r34b (r34x: river's 0.30 came into the row 2.5 s before the tie was said): the line
+        # stays up through "bank also looks ahead"; its mean goes down into the row as the
+        # tie's sentence starts
+        t_one = self.when_said("this one sentence", self.time, after=self.time) \
+            if self.says("this one sentence") else -1.0
+        if t_one < 0:
+            eq_down()
         # "MiniLM reads both ways: bank also looks ahead": the arcs to the tokens after it
         # flash, their tokens boxed
         ahead = [a for j, a in zip(keys, st.arcs) if j > max(v.focus.values)]
@@ -1387,6 +1454,9 @@ class AttentionDepthScene(StoryboardScene):
                                   for a in ahead])
         # "The arcs to river and to the start token, CLS, nearly tie: 0.30 and 0.29": the
         # weights come in under the tokens, the two arcs flash, each number pointed at as said
+        if t_one >= 0:
+            self.hold_until(t_one - 0.2)
+            eq_down()
         word, cls = int(lay.top_word.pos), int(v.special[0])
         thick = [st.arcs[keys.index(k)] for k in (word, cls) if k in st.xs]
         t_tie = self.when_said(f"{float(lay.top_word.weight):.2f}", self.mark(4, n))
@@ -1418,8 +1488,6 @@ class AttentionDepthScene(StoryboardScene):
         t_val = self.when_said(f"{float(lay.sink):.2f}", t_parts + 1.5,
                                after=t_parts + 0.3)
         if st.chart is None:
-            st.chart = self.chart_frame()
-            b = st.bars[0] = self.bar(0)
             self.hold_until(t_bar - 0.2)
             if self.burned is None and self.says("bar on the right"):
                 # round 32 (one caption for 44 s): the caption turns to the bar with the voice
@@ -1427,6 +1495,10 @@ class AttentionDepthScene(StoryboardScene):
                     f"Right: the share of {v.word}'s row on "
                     f"{' and '.join(map(as_written, v.special_tokens.values))}, one bar per "
                     "layer.")
+            if self._centred:
+                self.uncentre(0.7)
+            st.chart = self.chart_frame()
+            b = st.bars[0] = self.bar(0)
             self.play(FadeInPlace(st.chart[0]), Create(st.chart[1]), FadeInPlace(st.chart[2]),
                       FadeInPlace(b.tick),
                       run_time=max(0.6, min(1.4, t_parts - 0.6 - self.time)))
@@ -1522,6 +1594,58 @@ class AttentionDepthScene(StoryboardScene):
         st.block = VGroup(box, *nb[1:])
         st.block.box = box
 
+    def morph_layer(self, l: int, t_num: float) -> None:
+        """Layer l after the one before (round 34b, r34x: layers 2-4 replayed layer 1's X-into-
+        the-block animation; it is shown once, at layer 1): now, as "Layer l" is said, the
+        header's and the block's index tick over to l, the layer before's arcs dim to a faint
+        ghost (labelled) and its weights roll out; as the number is said the arcs morph to
+        layer l's widths over that ghost (which stays: where the weight moved shows), the
+        weights roll in and the bar grows."""
+        v, st = self.v, self.st
+        prev = st.layer
+        old_ghost = getattr(self, "_ghost", None)
+        gone = [FadeOutPlace(old_ghost)] if old_ghost is not None else []
+        if old_ghost is not None:
+            st.extra = [m for m in st.extra if m is not old_ghost]
+        header = self.counter(v.layers[l].layer)
+        block = st.block
+        nb = self.qk_block(v.layers[l].layer) if block is not None else None
+        # r34b (r34x: the header's digit faded out and back in, a moment with none): the
+        # indices tick over in place, in one frame (a counter), and pulse once
+        self.remove(st.counter)
+        self.add(header)
+        st.counter = header
+        pulse = [header[1], header[3]]
+        if block is not None:
+            nb.shift(block.box.get_center() - nb.box.get_center())
+            self.remove(*block[1:])
+            self.add(*nb[1:])
+            st.block = VGroup(block.box, *nb[1:])
+            st.block.box = block.box
+            pulse.append(nb[1])
+            if len(nb) > 2:
+                pulse.append(nb[2][-1])
+        moves = [m.animate(rate_func=there_and_back).scale(1.2) for m in pulse]
+        lab = None
+        if prev is not None:
+            lab = line(txt("faint: layer", LAB, T.MUTED),
+                       Num(v.layers[prev].layer, decimals=0, size=LAB, color=T.MUTED),
+                       txt("'s row", LAB, T.MUTED))
+            lab[2].shift(LEFT * (SPACE - 0.02))
+            lab.next_to([DIAG_LEFT, st.arcs.get_top()[1] + 0.12, 0], UP + RIGHT, buff=0)
+            if block is not None and lab.get_top()[1] > block.box.get_bottom()[1] - 0.1 \
+                    and lab.get_right()[0] > block.box.get_left()[0] - 0.2:
+                lab.shift(DOWN * (lab.get_top()[1] - block.box.get_bottom()[1] + 0.1))
+        self.play(*moves, *gone, st.arcs.animate.set_stroke(opacity=0.2),
+                  st.nums.animate.set_opacity(0),
+                  *([FadeIn(lab, shift=DOWN * 0.1)] if lab is not None else []), run_time=0.7)
+        ghost = st.arcs.copy().set_stroke(T.MUTED, opacity=0.35).set_z_index(-1)
+        self.hold_until(t_num - 0.6)
+        self.add(ghost)
+        self.show_layer(l, 0.9, bar=True, keep_header=True)
+        self._ghost = VGroup(ghost, *([lab] if lab is not None else []))
+        st.extra.append(self._ghost)
+
     def quick_layer(self, l: int, t: float) -> None:
         """Layer l right after the one before, in one step (a sentence names several layers):
         the header and the block's index roll to l, the arcs reshape, the bar grows."""
@@ -1591,9 +1715,9 @@ class AttentionDepthScene(StoryboardScene):
         if own:
             for i, l in enumerate(between):
                 t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(3 + i, n))
-                self.hold_until(max(self.cue_at(2 + i) - 0.15, t_l - 1.6 - self.SCORE_T))
+                self.hold_until(max(self.cue_at(2 + i) - 0.15, t_l - 3.0))
                 if chips:
-                    self.next_layer_at(l, t_l)
+                    self.morph_layer(l, t_l)
                 else:
                     self.hold_until(t_l - 0.6)
                     self.show_layer(l, 0.9, bar=True)
@@ -1637,9 +1761,9 @@ class AttentionDepthScene(StoryboardScene):
         hi = int(v.sink.max.layer)
         for l in mids[-1:]:
             t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(n - 1, n) + 1.0)
-            self.hold_until(max(self.mark(n - 1, n) - 0.15, t_l - 1.8 - self.SCORE_T))
+            self.hold_until(max(self.mark(n - 1, n) - 0.15, t_l - 3.0))
             if chips:
-                self.next_layer_at(l, t_l)
+                self.morph_layer(l, t_l)
             else:
                 self.hold_until(t_l - 0.6)
                 self.show_layer(l, 0.9, bar=True)
@@ -1933,7 +2057,7 @@ class AttentionDepthScene(StoryboardScene):
         tag = VGroup(tag[0], tags[1][1])
         # "In this order, the rise came with the changed X" / "..., little change": the
         # block, then the two bars of its own matrices (old X, new X)
-        t_other = self.when_said("other order", self.time + 3.0)
+        t_other = self.when_said("other swap", self.when_said("other order", self.time + 3.0))
         if self.says("real row"):
             # round 33 (r33: the decisive 0.70 gone after 1.5 s): held, its bar lit as
             # "layer 1's real row" is said (the depth chart's layer 1 bar had this share)
@@ -1958,7 +2082,7 @@ class AttentionDepthScene(StoryboardScene):
         if self.burned is None and first:
             # round 33 (r33: "in both orders" captioned 37 s early): the caption turns to
             # the other order as it is said
-            self.set_caption(f"The other order: layer {l0}'s matrices fed X of layer {tl}.")
+            self.set_caption(f"The other swap: layer {l0}'s matrices fed X of layer {tl}.")
         back = self.qk_block(prev.layer)
         back.shift(box.get_center() - back.box.get_center())
         # the arcs are the block's output: they dim to a ghost as its index changes and
@@ -1991,7 +2115,8 @@ class AttentionDepthScene(StoryboardScene):
         if self.says("on sep") and len(special) > 1 and special[-1] in st.xs:
             t_sep = self.when_said("on sep", self.time)
             self.hold_until(t_sep - 0.3)
-            self.light(VGroup(VGroup(cols[2][0][-1]), self.num_at(st.nums, special[-1])),
+            self.light(VGroup(VGroup(cols[2][0][-1]), cols[2][1],   # r34b: its 0.47 rises clear
+                              self.num_at(st.nums, special[-1])),
                        run_time=1.0)
         both = tie.by.value != tie.swap_by.value        # the two orders credit different things
         t_end = self.when_said(("neither alone" if self.says("neither alone")
@@ -2059,6 +2184,8 @@ class AttentionDepthScene(StoryboardScene):
             del st.bars[b_]
         st.chart = None
         st.extra = [header, block, tag, axis, head, *cols, *self.approx_out()]
+        if first:
+            self._why_panel = (axis, head, cols, tl)
 
     def beat_sink(self, beat) -> None:
         v, st = self.v, self.st
@@ -2071,6 +2198,7 @@ class AttentionDepthScene(StoryboardScene):
         # the block's place (the block steps aside while it is read)
         gone = list(st.extra) + ([st.block] if st.block is not None else [])
         st.extra = []
+        self._ghost = None
         block_at = int(st.layer) if st.block is not None and st.layer is not None else None
         st.block = None
         if st.layer != hi:
@@ -2146,21 +2274,23 @@ class AttentionDepthScene(StoryboardScene):
         # "The sink: a reading, not a measurement")
         # r34 (both reviews: the caption turned while "SEP gets little" was said): as the
         # voice turns to the last layer
-        self.hold_until(max(self.time, t_say - 0.1))
+        self.hold_until(max(self.time, t_say - 0.9))
+        if chips:
+            st.block = self.qk_block(v.layers[hi].layer)
+            self.play(FadeOutPlace(reading), run_time=0.4)
+            self.play(FadeInPlace(st.block), run_time=0.4)
+            st.layer = hi
+            self.morph_layer(L - 1, t_num)
+        else:
+            self.play(FadeOutPlace(reading), run_time=0.4)
+            self.hold_until(t_num - 0.6)
+            self.show_layer(L - 1, 0.9, bar=True)
+        # r34b (r34: the caption gave the fall away before the arcs): with the bar
         if self.burned is None:
             self.set_caption(
                 f"Layer {int(v.layers[L - 1].layer)}: the share on "
                 f"{' and '.join(map(as_written, v.special_tokens.values))} falls to "
                 f"{float(v.layers[L - 1].sink):.{int(v.decimals)}f}.")
-        if chips:
-            st.block = self.qk_block(v.layers[hi].layer)
-            self.play(FadeOutPlace(reading), run_time=0.4)
-            self.play(FadeInPlace(st.block), run_time=0.4)
-            self.next_layer_at(L - 1, t_num)
-        else:
-            self.play(FadeOutPlace(reading), run_time=0.4)
-            self.hold_until(t_num - 0.6)
-            self.show_layer(L - 1, 0.9, bar=True)
         # "..., and some goes back to the words": its bar ringed, its heaviest word pointed at
         t_words = self.when_said("back to the words", self.time)
         self.hold_until(t_words - 0.3)
@@ -2360,10 +2490,77 @@ class AttentionDepthScene(StoryboardScene):
         st.extra = [title, h1, mean_line, mean_lab, twice_g, untested, *untested_extra,
                     *rings.values(), *[VGroup(g[0], g.bar, g.val) for g in listed]]
 
+    def summary_side(self, scope, chart, why, ev, panels) -> None:
+        """Round 34b (both reviews: the summary regrew the depth chart from empty, then the
+        test's bars): the fair test's panel stays (its arcs, block and tokens leave) and the
+        depth chart comes back whole beside it, on the left; each depth bar lights as its
+        number is said; the test's verdict comes over its panel as said, the bars it rests on
+        lit."""
+        v, st = self.v, self.st
+        axis, head, cols, tl = why
+        keep = [axis, head, *cols]
+        gone = [m for m in panels if m not in keep]
+        chart.shift(RIGHT * (-(7.11 - T.EDGE) + 0.2 - chart.get_left()[0]))
+        L = int(v.n_layers)
+        # the test's outer bars are the model's own rows (layers tl-1 and tl), which the
+        # chart shows: they leave with the stage (one copy of each value on screen; moved
+        # into the chart they crossed its other bars); the two swaps stay; then the chart
+        # comes back whole (not regrown) beside them
+        self.play(FadeOutPlace(VGroup(*gone, cols[0], cols[3])), run_time=0.5)
+        self.remove(*cols[0], *cols[3])
+        stays = VGroup(head, cols[1], cols[2])
+        # centred in the room right of the chart
+        shift = (chart.get_right()[0] + (7.11 - T.EDGE)) / 2 - stays.get_center()[0]
+        # the axis closes in under the two bars left (no empty slots)
+        y_ax = axis.get_start()[1]
+        ax_to = [[cols[1].get_left()[0] + shift - 0.35, y_ax, 0],
+                 [cols[2].get_right()[0] + shift + 0.35, y_ax, 0]]
+        self.play(FadeInPlace(scope), FadeInPlace(chart), stays.animate.shift(RIGHT * shift),
+                  axis.animate.put_start_and_end_on(*ax_to), run_time=1.0)
+        stays.add(axis)
+        panel = stays
+        # "bank's row moves with depth": the six bars ringed; then each lit as its number
+        # (the first layer's, the peak's, the last's) is said
+        t_dep = self.when_said("with depth", self.time)
+        self.hold_until(t_dep - 0.2)
+        self.emphasize(VGroup(*[VGroup(b.parts, b.val) for b in chart[1:]]), buff=0.1,
+                       run_time=1.4)
+        hi_ = int(v.sink.max.layer)
+        for l in dict.fromkeys((0, hi_, L - 1)):
+            said = f"{float(v.layers[l].sink):.2f}"
+            if not self.says(said):
+                continue
+            t_l = self.when_said(said, self.time, after=self.time - 0.3)
+            self.hold_until(t_l - 0.3)
+            self.light(VGroup(chart[1 + l].parts, chart[1 + l].val), run_time=0.9)
+        # "At layer 1, the one layer tested, neither alone ...; both together did": the
+        # verdict over the test's panel as the layer is named; the two one-swap bars lit at
+        # "neither alone", the model's own at "together"
+        g, bars, phrase, ring, slots = ev
+        cap = g[1]
+        cap.scale(txt("layer", LAB).height / cap[0][0].height)      # at the label size
+        cap.next_to(head, UP, buff=0.25).set_x(panel.get_center()[0])
+        t_at = self.when_said(f"at layer {int(tl)}", self.time)
+        t_p = self.when_said(phrase, t_at + 1.0)
+        t_tog = self.when_said("together", t_p + 2.0, after=t_p)
+        self.hold_until(t_at - 0.2)
+        self.play(FadeIn(cap, shift=DOWN * 0.15), run_time=0.6)
+        self.hold_until(t_p - 0.2)
+        self.light(*[VGroup(cols[i][0], cols[i][1]) for i in (1, 2)],
+                   run_time=max(0.9, min(1.8, t_tog - 0.5 - self.time)))
+        self.hold_until(t_tog - 0.3)
+        own = chart[1 + tl]
+        self.fill_to(None, [(1, lambda t: self.light(VGroup(own.parts, own.val),
+                                                     run_time=t))])
+        st.extra = [scope, chart, panel, cap]
+
     def beat_summary(self, beat) -> None:
         """The summary, its own chapter marker (round 26: it shared the heads' one): the scope
         in the header's place; the six layers' bars; then one panel at a time."""
         v, st = self.v, self.st
+        # r34b: no "≈" note in the summary (said or noted where the "≈" bar first came; here
+        # it lay on the verdict)
+        self._approx_said = True
         d = v.deep
         prec = int(v.decimals)
         n = 3
@@ -2379,14 +2576,19 @@ class AttentionDepthScene(StoryboardScene):
         panels = VGroup(*st.extra, *([st.block] if st.block is not None else []),
                         *[m for m in (st.tokens, st.note, st.nums, st.chart, st.arcs,
                                       st.counter) if m], *st.bars.values(), *self.approx_out())
+        # r34b: any "≈" note still up leaves with the stage (a draft's lay on the verdict)
+        for a_ in getattr(self, "_notes", []):
+            if a_ in self.mobjects and a_ not in panels:
+                panels.add(a_)
         st.extra, st.block = [], None
         st.tokens = st.note = st.counter = st.arcs = st.nums = st.chart = None
         st.bars = {}
         L = int(v.n_layers)
         chart = VGroup(self.chart_frame(), *[self.bar(l) for l in range(L)])
-        chart.shift(LEFT * chart.get_center()[0])
         # r34 (r33y: small, centred in empty space): larger, alone on the stage
-        chart.scale(min(1.45, 4.8 / chart.height)).move_to([0, -0.25, 0])
+        # r34b (both reviews: the chart regrown from empty, a replay): it comes back whole
+        # where the depth beats left it, then moves to the middle, larger
+        chart_f = min(1.45, 4.8 / chart.height)
         scope = txt("in short, for this one sentence:", B)
         scope.move_to([0, TOP_Y, 0]).align_to([DIAG_LEFT, 0, 0], LEFT)
         unit = BAR_H * 0.8
@@ -2499,16 +2701,15 @@ class AttentionDepthScene(StoryboardScene):
             evidence.append((hg, [c.bars for c in hb], f"and at layer {int(d.layer)}, heads",
                              [VGroup(c[0], c[1]) for c in hb[1:]], {}))
         fits = all(g.width < 2 * (7.11 - T.EDGE) for g, *_ in evidence)
+        why = getattr(self, "_why_panel", None)
+        if why is not None and len(evidence) == 1 and int(why[3]) == int(tie.layer) \
+                and evidence[0][4] and all(m in panels for m in (why[0], why[1], *why[2])):
+            self.summary_side(scope, chart, why, evidence[0], panels)
+            return
         if len(panels):
             self.play(FadeOutPlace(panels), run_time=0.4)
-        # r34 (r33y: static for 13 s): the frame comes, then the bars grow left to right,
-        # one per layer, while "each layer's fresh queries and keys ..." is said
-        self.play(FadeInPlace(scope), FadeInPlace(chart[0]), run_time=0.8)
-        t_dep0 = self.when_said("with depth", self.time + 3.0)
-        # (each value riding on its bar's top as it grows)
-        self.play(LaggedStart(*[AnimationGroup(*self.grow_bar(b)) for b in chart[1:]],
-                              lag_ratio=0.5),
-                  run_time=max(1.5, min(4.0, t_dep0 - 0.4 - self.time)))
+        self.play(FadeInPlace(scope), FadeInPlace(chart), run_time=0.7)
+        self.play(chart.animate.scale(chart_f).move_to([0, -0.25, 0]), run_time=0.9)
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
         # tests' and heads' bars
         t_dep = self.when_said("with depth", self.time)
