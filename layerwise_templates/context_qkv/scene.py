@@ -915,10 +915,10 @@ class ContextQKVScene(StoryboardScene):
              (0.6, start_live)],
             [(2, lambda t: turn(PI / 6, t)),
              (2, lambda t: turn(-PI / 2, t)), (0.01, still)],
-            x_in,
-            # the chart's layer-0 point drawn as the sentence before ends, its 1.00 said
-            # as it is named
-            [(3, multiply), (1, lambda t: self.emphasize(
+            # "At layer 0 the one X of both banks is multiplied by the same matrices, ...":
+            # one sentence (round 34b: "both banks have one X" was its own, for length)
+            [*[(0.25 * w_, f_) for w_, f_ in x_in],
+             (3, multiply), (1, lambda t: self.emphasize(
                 *[VGroup(r_.rows, mk_) for r_, mk_ in panel.outs], run_time=t))],
             [(1, four), (1, lambda t: self.wait(t))],
         ])
@@ -2485,7 +2485,7 @@ class ContextQKVScene(StoryboardScene):
                     (0.3, f_note), (0.1, lambda t: self.wait(t))]]
         # a breath after the weights read aloud, after the two updates (before their
         # cosine), and after the sums (before the rest of the layer)
-        self.by_cue(groups, pause={2: 0.5, 3: 0.5, 9: 0.4, 11: 0.6})
+        self.by_cue(groups, pause={2: 0.4, 3: 0.3, 9: 0.3, 11: 0.5})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = done.get("keep", sums)
