@@ -228,7 +228,11 @@ class ContextQKVScene(StoryboardScene):
         if title is None or title not in self.mobjects:
             return
         s = self.st.sents
-        dy = (title.get_top()[1] - 0.05) - s.get_top()[1]
+        # side by side only (two stacked sentences, a teacher's long pair, keep their place:
+        # moved up, their boxes met the frame's top edge)
+        if s.height > 0.6:
+            return
+        dy = (title.get_top()[1] - 0.12) - s.get_top()[1]
         self.play(FadeOutPlace(title), s.animate.shift(UP * dy),
                   run_time=run_time or self.quick())
         self.remove(title)
