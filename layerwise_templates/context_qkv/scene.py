@@ -67,6 +67,7 @@ NARROW = 15.0                       # degrees: two arrows this close share no ro
 ABOVE_CAPTION = -3.05               # the lowest a column may reach: a one-line caption's top
 ARC_W = 40.0                        # stroke width of an arc of weight 1 (0.12 vs 0.30: 5 vs 12)
 QK_SIZE = 34                        # the query and key that meet over a row (review 30: ~12 px)
+NOTE = 26                           # a secondary note at >= 16 px (review 34x: 22 read 13 px)
 K_LIGHT = ManimColor(T.K).interpolate(ManimColor("#FFFFFF"), 0.35)   # K legible on the dark
 ROW_ROOM = 12.4                     # width of a sentence's token row in `entered`
 PAIR_H = 3.4                        # the pair of sums in the block: large, its turn seen
@@ -218,6 +219,23 @@ class ContextQKVScene(StoryboardScene):
         if self.st.sents is None:
             self.st.sents = self.make_sentences()
             self.play(FadeInPlace(self.st.sents), run_time=self.quick())
+
+    def compact_head(self, run_time: float | None = None) -> None:
+        """After the opening, the title leaves and the two sentences move up into its band
+        (review 34: title and sentences took ~90 px of every frame)."""
+        self.ensure_sentences()
+        title = getattr(self, "title", None)
+        if title is None or title not in self.mobjects:
+            return
+        s = self.st.sents
+        # side by side only (two stacked sentences, a teacher's long pair, keep their place:
+        # moved up, their boxes met the frame's top edge)
+        if s.height > 0.6:
+            return
+        dy = (title.get_top()[1] - 0.12) - s.get_top()[1]
+        self.play(FadeOutPlace(title), s.animate.shift(UP * dy),
+                  run_time=run_time or self.quick())
+        self.remove(title)
 
     def caption_top(self) -> float:
         """Top of the beat's caption (the lowest a drawing may reach), -3.0 without one."""
@@ -583,7 +601,7 @@ class ContextQKVScene(StoryboardScene):
         """What the first X is made of, in the voice's words, under the X rows: the token and
         its position (their numbers), plus a part the same for every token, normalized."""
         v = self.v
-        m, L_ = v.match, T.TYPE.label
+        m, L_ = v.match, NOTE          # (review 34x, 0:14: at label size, 13 px)
         c = v.contexts[0]
         if m.identical.value and m.absolute_positions.value:
             lines = [inline(txt("made from token", L_, T.TEXT),
@@ -606,7 +624,8 @@ class ContextQKVScene(StoryboardScene):
         xl = math("X", T.TYPE.math_label * 1.3, T.X)
         sup = txt("(l)", L_, T.X).next_to(xl, RIGHT, buff=0.04).align_to(xl, UP).shift(UP * 0.1)
         lines.insert(0, inline(VGroup(xl, sup),
-                               txt(": the vector held for a token at layer l = 0, 1, …", L_,
+                               # (review 34x, 0:14: at label size it read 13 px)
+                               txt(": the vector held for a token at layer l = 0, 1, …", NOTE,
                                    T.TEXT), buff=0.06))
         return VGroup(*lines).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
 
@@ -695,7 +714,9 @@ class ContextQKVScene(StoryboardScene):
             self.play(*[Transform(s[i].box.copy(), SurroundingRectangle(
                           panel.xr.rows[i], color=T.X, buff=0.04), remover=True)
                         for i in (0, 1)],
-                      FadeInPlace(panel.xr), FadeInPlace(panel.head), run_time=0.6 * t)
+                      FadeInPlace(panel.xr), run_time=0.45 * t)
+            # the header once the boxes have landed (review 34x, 0:12: they passed over it)
+            self.play(FadeInPlace(panel.head), run_time=0.15 * t)
             self.set_slot("xrows", VGroup(panel.head, panel.xr))
             # "X is the vector the model holds for a token at each layer": its line
             self.play(FadeInPlace(made[0]), run_time=0.25 * t)
@@ -706,7 +727,8 @@ class ContextQKVScene(StoryboardScene):
         def equal(t):
             self.play(Write(panel.mk_x), run_time=0.5 * t)
             self.set_slot("xmarks", panel.mk_x)
-            self.emphasize(panel.mk_x, run_time=0.5 * t)
+            # (review 34x, 0:22.5: a box round the marks at the usual pad cut the digits)
+            self.emphasize(VGroup(panel.xr.rows, panel.mk_x), run_time=0.5 * t)
 
         self.set_slot("table", VGroup(idx, key, ids, grid))
         self.remove(self.shown["table"])
@@ -881,7 +903,7 @@ class ContextQKVScene(StoryboardScene):
         self.drop("table", "made")
         x_in = ([(0.6, clear_cosine),
                  (1, lambda t: self.emphasize(panel.xr.rows, run_time=t)),
-                 (1, lambda t: self.emphasize(panel.mk_x, run_time=t))] if early else
+                 (1, lambda t: self.emphasize(VGroup(panel.xr.rows, panel.mk_x), run_time=t))] if early else
                 [(0.6, clear_cosine),
                  (1, lambda t: self.put("panel", panel.head, run_time=t)),
                  (2, lambda t: self.play(
@@ -897,11 +919,11 @@ class ContextQKVScene(StoryboardScene):
              (0.6, start_live)],
             [(2, lambda t: turn(PI / 6, t)),
              (2, lambda t: turn(-PI / 2, t)), (0.01, still)],
-            x_in,
-            # the chart's layer-0 point drawn as the sentence before ends, its 1.00 said
-            # as it is named
-            [(3, multiply), (1, lambda t: self.emphasize(panel.mk_q, panel.mk_k,
-                                                         panel.mk_v, run_time=t))],
+            # "At layer 0 the one X of both banks is multiplied by the same matrices, ...":
+            # one sentence (round 34b: "both banks have one X" was its own, for length)
+            [*[(0.25 * w_, f_) for w_, f_ in x_in],
+             (3, multiply), (1, lambda t: self.emphasize(
+                *[VGroup(r_.rows, mk_) for r_, mk_ in panel.outs], run_time=t))],
             [(1, four), (1, lambda t: self.wait(t))],
         ])
         for k in ("xrows", "xmarks"):               # now part of the panel
@@ -1198,7 +1220,7 @@ class ContextQKVScene(StoryboardScene):
         for c, w in zip(scaled, hw):
             c.stretch_to_fit_height(max(0.04, 1.3 * min(1.0, w)))
             c.move_to([c.get_x(), base, 0], aligned_edge=DOWN)
-        w_lab = txt(f"× each head's weight on {tok} (height)", L_, WEIGHT)
+        w_lab = txt(f"× each head's weight on {tok} (height)", NOTE, WEIGHT)
         w_lab.next_to(cells, DOWN, buff=0.15).align_to(cells, LEFT)
         wo = VGroup(Rectangle(width=1.0, height=1.0, color=T.TEXT, stroke_width=2.5))
         wo.move_to([cells.get_right()[0] + 1.1, base + 0.65, 0])
@@ -1596,8 +1618,14 @@ class ContextQKVScene(StoryboardScene):
             r[2].next_to(r[1], RIGHT, buff=0.12)
         # what the flat drawing keeps and what it cannot (two lines, under the bars)
         # one short line (review 28: a two-line disclaimer)
+        # the sums' angle cannot be drawn true with the lengths and the updates' angle true:
+        # then no arc is drawn for it, the cosine written only (review 34: "not to scale"
+        # beside an arc labelled cos 0.91)
+        if not true_angles:
+            a2.set_stroke(opacity=0)
         why = VGroup(txt("2-D sketch; both angles drawn as measured" if true_angles
-                         else "2-D sketch: the sums' angle not to scale", L_, T.TEXT))
+                         else f"2-D sketch; the sums' cosine is measured in "
+                              f"{int(self.v.heads.d_model)} numbers", NOTE, T.TEXT))
         note = VGroup(why, rows)
         rows.next_to(legend, DOWN, buff=0.45).align_to(legend, LEFT)
         why.next_to(rows, DOWN, buff=0.4).align_to(legend, LEFT)
@@ -1643,6 +1671,7 @@ class ContextQKVScene(StoryboardScene):
                                             for d in self.st.dots.get(k, {}).values()])),
                       run_time=self.quick())
             self.st.chart, self.st.dots, self.st.lines, self.st.grown = None, {}, VGroup(), -1
+        self.compact_head()
         top = self.content_top()
         r1 = self.arc_row(0, top - 1.35)
         r2 = self.arc_row(1, top - 3.35)
@@ -1656,7 +1685,7 @@ class ContextQKVScene(StoryboardScene):
         # numbers) changes; the rest stays (review 33b/y, 0:57-1:52: the legend left with
         # the arcs and the bars and rows stood unlabelled for a minute)
         for words in (f"attention weight (the mean of {n_h} heads)", "attention weight"):
-            legend = inline(txt("arc width =", T.TYPE.label, T.TEXT),
+            legend = inline(txt("bar height =", T.TYPE.label, T.TEXT),
                             txt(words, T.TYPE.label, T.TEXT), buff=0.16)
             if legend.width <= 13.0:
                 break
@@ -1750,9 +1779,9 @@ class ContextQKVScene(StoryboardScene):
             # bank's query (a yellow Q over bank, fixed) meets each token's key in turn (a K
             # over that token): that token's arc and weight appear (both sentences at once)
             self.sub_caption("keys")
-            self.play(FadeInPlace(legend), run_time=0.08 * t)
+            self.play(FadeInPlace(legend), run_time=0.05 * t)
             if not q_moved:
-                self.play(*[FadeInPlace(q) for q in qs], run_time=0.06 * t)
+                self.play(*[FadeInPlace(q) for q in qs], run_time=0.04 * t)
             self.add_foreground_mobjects(*qs)   # the arcs start under bank's query
             n = max(1, max(len(o) for o in orders))
             for k in range(n):
@@ -1772,17 +1801,25 @@ class ContextQKVScene(StoryboardScene):
                         if overlaps(kt, q, 0.04):       # a neighbour close to bank: above
                             kt.next_to(q, UP, buff=0.06).set_x(tok.get_x())
                         meet += [FadeInPlace(kt)]
-                        grow.append(Create(a))
+                        # the weight grows straight as its bar (review 34/34x: arcs, then
+                        # bars, then numbers were three drawings of one weight in 30 s)
+                        if o[k] in r.bars:
+                            grow.append(GrowFromEdge(r.bars[o[k]], UP))
+                            bars_up.append(r.bars[o[k]])
                         gone.append(kt)
-                # (round 32: quicker, so the boxes land on "river here", not 3 s after)
-                self.play(*meet, run_time=0.12 * t / n)
-                self.play(*grow, *[FadeOutPlace(m) for m in gone], run_time=0.15 * t / n)
+                # (round 34: quicker still, so the boxes land on "river here")
+                self.play(*meet, run_time=0.08 * t / n)
+                self.play(*grow, *[FadeOutPlace(m) for m in gone], run_time=0.1 * t / n)
                 for m in gone:
                     self.remove(m)
-            self.play(*[FadeOutPlace(q) for q in qs], run_time=0.05 * t)
+            sb = [b_ for r in (r1, r2) for b_ in getattr(r, "self_bars", [])]
+            bars_up.extend(sb)
+            self.play(*[FadeOutPlace(q) for q in qs], *[GrowFromEdge(b_, UP) for b_ in sb],
+                      run_time=0.03 * t)
             self.remove_foreground_mobjects(*qs)
             self.remove(*qs)
-            differ(0.54 * t)
+            arcs_gone.append(True)
+            differ(0.74 * t)
 
         def word(r, k):
             k = int(k)
@@ -1827,13 +1864,27 @@ class ContextQKVScene(StoryboardScene):
             # each boxed as it is named: "river here; the, cash and deposited there"
             ms = [m for k in list(r1.words[:1]) for m in word(r1, k)[:1]]
             ms += [m for k in list(r2.words[:3]) for m in word(r2, k)[:1]]
-            self.wait(0.12 * t)
-            for k, m in enumerate(ms):
-                self.box(m, t=0.14 * t, solid=True)
-                # ("the word the, now right next to bank": a breath after "the")
-                self.wait((0.2 if k == 0 else 0.12 if k == 1 else 0.02) * t)
-            if not ms:
-                self.wait(0.88 * t)
+            # each box on its word (review 34x, 0:47-0:55: they landed ~3 s late): timed to
+            # where the word stands in the spoken sentence (by its characters)
+            ks = [int(k) for k in list(r1.words[:1]) if int(k) in r1.by_key]
+            ks = [(0, k) for k in ks] + [(1, int(k)) for k in list(r2.words[:3])
+                                         if int(k) in r2.by_key]
+            cues = self.beat.get("cues") or []
+            said = str(cues[0].get("spoken") or cues[0].get("text") or "") if cues else ""
+            t_end = self.time + t
+            pos = 0
+            for (i_, k), m in zip(ks, ms):
+                w_ = str(ss[i_].tokens[k]).strip().lower()
+                hit = re.compile(rf"(?<!\w){re.escape(w_)}(?!\w)").search(said.lower(), pos) \
+                    if said and w_ else None
+                if hit is not None and cues:
+                    pos = hit.end()
+                    at = self.cue_at(0) + float(cues[0]["duration"]) * hit.start() / len(said)
+                    if at - 0.15 > self.time + 0.07 and at < t_end - 0.4:
+                        self.wait(at - 0.15 - self.time)
+                self.box(m, t=min(0.35, max(0.1, 0.3 * (t_end - self.time))), solid=True)
+            if t_end - self.time > 0.07:
+                self.wait(t_end - self.time)
 
         def shared(t):
             # the same token at the same position in both sentences, bank itself too: the same
@@ -1919,24 +1970,25 @@ class ContextQKVScene(StoryboardScene):
                 self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.2 * t)
 
         def money(t):
-            # each word boxed with its weight as it is said: "spreads over the, 0.15, cash, ..."
-            self.unbox(0.1 * t)
-            self.wait(0.12 * t)
+            # each word boxed with its weight as it is said: "spreads its weight: 0.15 on the
+            # word the, 0.14 on cash, ..." (review 34: "over the, 0.15" was hard to follow)
+            self.unbox(0.05 * t)
+            self.wait(0.15 * t)
             ks = list(r2.words[:3])
             for k in ks:
                 ms = word(r2, k)
                 if ms:
                     read(r2, [k], 0.06 * t)
-                    self.box(VGroup(*ms), t=0.08 * t)
-                self.wait(0.08 * t)
+                    self.box(VGroup(*ms), t=0.07 * t)
+                self.wait(0.07 * t)
             # "with 0.30 still on the start marker"
             sp = [int(j) for j in ss[1].special.values]   # none for a model without markers
             st0 = sp[0] if sp else None
             if st0 is not None and st0 in r2.by_key:
-                read(r2, [st0], 0.06 * t)
-                self.box(VGroup(r2.by_key[st0][2], r2.by_key[st0][1]), t=0.1 * t)
-            self.wait(0.05 * t)
-            rest_w(0.1 * t)
+                read(r2, [st0], 0.05 * t)
+                self.box(VGroup(r2.by_key[st0][2], r2.by_key[st0][1]), t=0.08 * t)
+            self.wait(0.02 * t)
+            rest_w(0.05 * t)
 
         def chain_in(i, t, built=None):
             # sentence i's pieces fly out of its tokens: each named word's piece leaves from
@@ -1968,12 +2020,15 @@ class ContextQKVScene(StoryboardScene):
         row_quiet = {}                      # a sentence's row dimmed while the other's fly
 
         def quiet(i, t):
-            ms = VGroup(*[m for m in (*(r1, r2)[i].row, *(r1, r2)[i].weights)
+            r = (r1, r2)[i]
+            ms = VGroup(*[m for m in (r[0], *r.row, *r[2], *r.weights)
                           if m.get_fill_opacity() > 0.01])
             for m in ms:
                 m.save_state()
             row_quiet[i] = ms
-            self.play(ms.animate.set_opacity(0.3), run_time=t)
+            # out, not dimmed (review 34x, 1:16-1:46: the dimmed row stayed through the
+            # other sentence's build); back when its sentence's turn comes
+            self.play(ms.animate.set_opacity(0), run_time=t)
 
         def loud(i, t):
             ms = row_quiet.pop(i, None)
@@ -2330,8 +2385,9 @@ class ContextQKVScene(StoryboardScene):
                       FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
                       FadeInPlace(nxt.skip), run_time=0.4 * t)
             bs = list(nxt.blocks.boxes)
-            self.play(Transform(big, self.pair(cs_[0], mini_at(0), h=0.7)),
-                      bs[0].animate.set_stroke(HL), run_time=0.4 * t)
+            # the pair stays large beside the boxes, in the sentences' colours, and turns
+            # there as each box is lit (review 34/34x: a ~15 px pair rode through the boxes)
+            self.play(bs[0].animate.set_stroke(HL), run_time=0.4 * t)
             blk["big"], blk["bs"] = big, bs
 
         def f_step(k, t, move=True, turn=True):
@@ -2344,7 +2400,7 @@ class ContextQKVScene(StoryboardScene):
             big, bs = blk["big"], blk["bs"]
             c = cs_[min(k + 1, len(cs_) - 1)] if turn else cs_[min(k, len(cs_) - 1)]
             rd = nxt.reads[k] if turn and k < len(nxt.reads) and len(nxt.reads[k]) else None
-            self.play(Transform(big, self.pair(c, mini_at(k), h=0.7)),
+            self.play(Transform(big, self.pair(c, nxt.slots[0], h=PAIR_H)),
                       *([bs[k].animate.set_stroke(HL)] if move else []),
                       *([bs[k - 1].animate.set_stroke(T.MUTED)] if move and k else []),
                       *([FadeInPlace(rd)] if rd is not None else []),
@@ -2372,10 +2428,8 @@ class ContextQKVScene(StoryboardScene):
             exit_ = Arrow(b_.get_right(), [nxt.slots[-1][0] - 0.15, b_.get_y(), 0], buff=0.05,
                           color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.2)
             self.play(GrowArrow(exit_), Transform(big, self.pair(cs_[-1], nxt.slots[-1],
-                                                                  h=0.7)),
-                      b_.animate.set_stroke(T.MUTED), run_time=0.25 * t)
-            self.play(Transform(big, self.pair(cs_[-1], nxt.slots[-1],
-                                               h=PAIR_H).set_color(T.X)), run_time=0.25 * t)
+                                                                  h=PAIR_H)),
+                      b_.animate.set_stroke(T.MUTED), run_time=0.5 * t)
             nxt.arrows.add(exit_)
             self.play(FadeInPlace(nxt.out), run_time=0.2 * t)
             self.emphasize(nxt.out[-1], run_time=0.3 * t)
@@ -2392,10 +2446,25 @@ class ContextQKVScene(StoryboardScene):
             self.emphasize(nxt.note, run_time=0.6 * t)
             done["keep"].add(nxt.note)
 
+        def alone(t):
+            # "Each works on one token alone, but the two banks come in already apart, so
+            # the angle between them can still change": the boxes' "each token alone", then
+            # the pair's angle (review 34: why a per-token step can move the cosine)
+            if not blk:
+                self.wait(t)
+                return
+            labs = [p_[1][-1] for p_ in nxt.parts if len(p_[1]) > 1]
+            if labs:
+                self.emphasize(*labs, run_time=0.45 * t)
+            else:
+                self.wait(0.45 * t)
+            self.emphasize(blk["big"], run_time=0.45 * t)
+            self.wait(0.1 * t)
+
         # (round 32: "Where does a difference come from?" left the voice: the caption asks
         # it; the rows come in over the first words of "the query is the same ...")
         groups = [
-            [(0.2, q_move),
+            [(0.1, q_move),
              (1, grow_arcs)],
             # (round 31: the positions and "the" at another place were cut for length; the
             # claim is carried by the keys the query meets)
@@ -2412,6 +2481,7 @@ class ContextQKVScene(StoryboardScene):
                     (0.14, lambda t: f_step(1, t, turn=False)),
                     (0.2, lambda t: self.wait(t)),
                     (0.14, lambda t: f_step(1, t, move=False))],
+                   [(1, alone)],
                    # "A last LayerNorm, and the two X entering layer 1 have a cosine of 0.90;
                    # MiniLM normalizes after each part, so layer 1's matrices read this X
                    # directly."
@@ -2419,7 +2489,7 @@ class ContextQKVScene(StoryboardScene):
                     (0.3, f_note), (0.1, lambda t: self.wait(t))]]
         # a breath after the weights read aloud, after the two updates (before their
         # cosine), and after the sums (before the rest of the layer)
-        self.by_cue(groups, pause={2: 0.5, 3: 0.5, 9: 0.4, 11: 0.6})
+        self.by_cue(groups, pause={2: 0.4, 3: 0.3, 9: 0.3, 11: 0.5})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = done.get("keep", sums)
@@ -2439,6 +2509,9 @@ class ContextQKVScene(StoryboardScene):
                             dashed_ratio=0.55)
             dl.add_tip(tip_length=0.16, tip_width=0.13)
             g.add(dl)
+        # the angle itself drawn between them (review 34x, 2:00-2:16: it never visibly changed)
+        g.add(Arc(radius=0.4 * h, start_angle=mid - a / 2, angle=a, arc_center=o,
+                  color=T.TEXT, stroke_width=3))
         return g
 
     def rest_of_block(self, src: VGroup, y_top: float, compact: bool = False) -> VGroup:
@@ -2749,7 +2822,7 @@ class ContextQKVScene(StoryboardScene):
         return self.ring("x", 1, lead=-0.3)
 
     def beat_layers(self, beat) -> None:
-        self.ensure_sentences()
+        self.compact_head()
         hand = self.st.handoff
         right = self.shown.get("right")
         if hand is not None and right is not None and hand in right.submobjects:
@@ -2966,7 +3039,7 @@ class ContextQKVScene(StoryboardScene):
     def beat_compare(self, beat) -> None:
         v, sm = self.v, self.v.summary
         L = len(v.layers)
-        self.ensure_sentences()
+        self.compact_head()
         self.clear_entered()
         self.ensure_chart(L - 1, wide=True)
         lo, xlo = sm.lowest, sm.x_lowest
@@ -3064,8 +3137,10 @@ class ContextQKVScene(StoryboardScene):
         unmeasured = txt("How each W does so: not measured here.", T.TYPE.label, T.TEXT)
         unmeasured.next_to(VGroup(ins, outs, tags_), DOWN, buff=0.3).set_x(0)
         why = VGroup(title_, ins, mat, feed, out_ar, outs, tags_, unmeasured)
-        if why.width > 12.6:
-            why.scale_to_fit_width(12.6)
+        # as large as the stage allows over the conclusion's card (review 34, 3:08: small,
+        # the lower half of the frame empty)
+        room_h = (self.content_top() - self.caption_top() - 0.3) - card.height - 0.2 - 0.5
+        why.scale(max(0.5, min(12.8 / why.width, room_h / why.height, 1.6)))
         why_back = SurroundingRectangle(why, buff=0.25, color=T.MUTED, stroke_width=2,
                                         fill_color=T.BACKGROUND, fill_opacity=0.94)
         why_card = VGroup(why_back, why).move_to(card)
