@@ -1536,6 +1536,21 @@ class AttentionDepthScene(StoryboardScene):
                    for c in self.beat.get("cues") or []) \
             or phrase.lower() in str(self.beat.get("narration") or "").lower()
 
+    def light_profile(self, chart, v, L: int) -> None:
+        """"bank's row moves with depth": the depth chart's bars ringed on "with depth", then
+        each of the first layer's, the peak's and the last's bars lit as its share is said
+        (round 33: the chart was up with nothing said of it)."""
+        t_dep = self.when_said("with depth", self.time)
+        self.hold_until(t_dep - 0.2)
+        self.emphasize(VGroup(*[VGroup(b.parts, b.val) for b in chart[1:]]), buff=0.1,
+                       run_time=1.4)
+        for l in dict.fromkeys((0, int(v.sink.max.layer), L - 1)):
+            said = f"{float(v.layers[l].sink):.2f}"
+            if not self.says(said):
+                continue
+            self.hold_until(self.when_said(said, self.time, after=self.time - 0.3) - 0.3)
+            self.light(VGroup(chart[1 + l].parts, chart[1 + l].val), run_time=0.9)
+
     def when_said(self, phrase: str, default: float | None = None,
                   after: float | None = None) -> float:
         """Scene time when `phrase` (as the filled narration writes it: words, or a number as
@@ -2521,18 +2536,7 @@ class AttentionDepthScene(StoryboardScene):
         panel = stays
         # "bank's row moves with depth": the six bars ringed; then each lit as its number
         # (the first layer's, the peak's, the last's) is said
-        t_dep = self.when_said("with depth", self.time)
-        self.hold_until(t_dep - 0.2)
-        self.emphasize(VGroup(*[VGroup(b.parts, b.val) for b in chart[1:]]), buff=0.1,
-                       run_time=1.4)
-        hi_ = int(v.sink.max.layer)
-        for l in dict.fromkeys((0, hi_, L - 1)):
-            said = f"{float(v.layers[l].sink):.2f}"
-            if not self.says(said):
-                continue
-            t_l = self.when_said(said, self.time, after=self.time - 0.3)
-            self.hold_until(t_l - 0.3)
-            self.light(VGroup(chart[1 + l].parts, chart[1 + l].val), run_time=0.9)
+        self.light_profile(chart, v, L)
         # "At layer 1, the one layer tested, neither alone ...; both together did": the
         # verdict over the test's panel as the layer is named; the two one-swap bars lit at
         # "neither alone", the model's own at "together"
@@ -2712,21 +2716,7 @@ class AttentionDepthScene(StoryboardScene):
         self.play(chart.animate.scale(chart_f).move_to([0, -0.25, 0]), run_time=0.9)
         # "bank's row moves with depth": the six bars ringed; then the chart leaves for the
         # tests' and heads' bars
-        t_dep = self.when_said("with depth", self.time)
-        self.hold_until(t_dep - 0.2)
-        self.emphasize(VGroup(*[VGroup(b.parts, b.val) for b in chart[1:]]), buff=0.1,
-                       run_time=1.4)
-        # round 33 (the chart was up and greyed with nothing said of it): where the voice says
-        # the profile (the first layer's share, the peak's, the last's), each bar lights as
-        # its number is said
-        hi_ = int(v.sink.max.layer)
-        for l in dict.fromkeys((0, hi_, L - 1)):
-            said = f"{float(v.layers[l].sink):.2f}"
-            if not self.says(said):
-                continue
-            t_l = self.when_said(said, self.time, after=self.time - 0.3)
-            self.hold_until(t_l - 0.3)
-            self.light(VGroup(chart[1 + l].parts, chart[1 + l].val), run_time=0.9)
+        self.light_profile(chart, v, L)
         shown = []
         if fits:
             # "At layer 1, ...": the model's own bars of the tested layers move from the
