@@ -595,6 +595,28 @@ class FreshQKVScene(StoryboardScene):
              if phrase in text else 0.0)
         return self.cue_at(k) + f * float(cues[k].get("duration", 0.0))
 
+    def values_said_at(self, kt: int, vals, after: str, step: float,
+                       need_duration: bool) -> list[float]:
+        """Scene times when each of `vals` (read at 2 decimals, in order) is said in cue kt: its
+        share of the sentence, counted as the voice reads it (digits as words). When one is not
+        in the text (or, with `need_duration`, the cue has no length), one every `step` seconds
+        from where `after` is said."""
+        text = self.cue_text(kt)
+        cues = self.beat.get("cues") or []
+        dur = float(cues[kt].get("duration", 0.0)) if kt < len(cues) else 0.0
+        pos, at, found = 0, [], True
+        for c in vals:
+            sv = f"{c:.2f}"
+            j = text.find(sv, pos)
+            found = found and j >= 0
+            at.append(self.cue_at(kt) + spoken_len(text[:max(0, j)]) / max(1, spoken_len(text))
+                      * dur)
+            pos = j + len(sv) if j >= 0 else pos
+        if not found or (need_duration and not dur):
+            t0 = self.when(kt, after)
+            at = [t0 + step * i for i in range(len(vals))]
+        return at
+
     # --- recap: X^(l) + Δattn^(l) on the skip path ---------------------------------------------
     def beat_x(self, beat) -> None:
         d = self.diagram_for(self.layer, note=False)
@@ -2136,19 +2158,7 @@ class FreshQKVScene(StoryboardScene):
         box = self.frame_of(VGroup(labs[0], num0), buff=0.1)
         self.play(FadeIn(box), run_time=0.3)
         text = self.cue_text(kt)
-        dur = float((self.beat.get("cues") or [{}])[kt].get("duration", 0.0)) \
-            if kt < len(self.beat.get("cues") or []) else 0.0
-        pos, at, found = 0, [], True
-        for c in vals[1:]:
-            sv = f"{c:.2f}"
-            j = text.find(sv, pos)
-            found = found and j >= 0
-            at.append(self.cue_at(kt) + spoken_len(text[:max(0, j)]) / max(1, spoken_len(text))
-                      * dur)
-            pos = j + len(sv) if j >= 0 else pos
-        if not found or not dur:
-            t0 = self.when(kt, "gives")
-            at = [t0 + 0.6 * i for i in range(len(vals) - 1)]
+        at = self.values_said_at(kt, vals[1:], "gives", 0.6, need_duration=True)
         for i in range(1, n):
             self.hold_until(max(self.time, at[i - 1] - 0.3))
             self.play(FadeIn(labs[i], shift=0.1 * DOWN), FadeIn(nums[i], shift=0.2 * LEFT),
@@ -2206,19 +2216,7 @@ class FreshQKVScene(StoryboardScene):
         # each later value as it is said: its share of the sentence (digits as words); said
         # as a range ("0.96 to 0.97"), the four come in one after another from "gives"
         text = self.cue_text(kt)
-        dur = float((self.beat.get("cues") or [{}])[kt].get("duration", 0.0)) \
-            if kt < len(self.beat.get("cues") or []) else 0.0
-        pos, at, found = 0, [], True
-        for c in vals[1:]:
-            sv = f"{c:.2f}"
-            j = text.find(sv, pos)
-            found = found and j >= 0
-            at.append(self.cue_at(kt) + spoken_len(text[:max(0, j)]) / max(1, spoken_len(text))
-                      * dur)
-            pos = j + len(sv) if j >= 0 else pos
-        if not found:
-            t0 = self.when(kt, "gives")
-            at = [t0 + 0.5 * i for i in range(len(vals) - 1)]
+        at = self.values_said_at(kt, vals[1:], "gives", 0.5, need_duration=False)
         for i in range(1, n):
             self.hold_until(max(self.time, at[i - 1] - 0.3))
             self.play(FadeIn(labs[i], shift=0.1 * DOWN), FadeIn(nums[i], shift=0.2 * LEFT),
