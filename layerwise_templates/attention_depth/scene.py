@@ -499,7 +499,12 @@ class AttentionDepthScene(StoryboardScene):
         self.st.approx = approx_note()
         self._notes = getattr(self, "_notes", []) + [self.st.approx]
         self._approx_t = self.time
-        return [FadeIn(self.st.approx, shift=LEFT * 0.3)]
+        # the note takes the top right; the model's name, there while layer 0's bar is made,
+        # leaves as it comes (a teacher's sentence whose layer-0 bar carries "≈" printed both
+        # in one place)
+        model, self.st.model = self.st.model, None
+        return [FadeIn(self.st.approx, shift=LEFT * 0.3),
+                *([FadeOutPlace(model)] if model is not None else [])]
 
     APPROX_HOLD = 4.5           # seconds the "≈" note stays once it came
 
