@@ -131,20 +131,13 @@ def named_split(sp: dict, layers: list[dict]) -> dict:
     # the same for V (the split drawn): > 1, "the swap did more", whichever is counted first
     ratio_v_both = round(min(w_parts["V"] / max(x_parts["V"], 1e-9),
                              w_after["V"] / max(x_first["V"], 1e-9)), 2)
-    # the close-up of V's X part (a few pixels on the plane): a view `LENS_SPAN` times the
-    # part wide, with a round scale bar near a quarter of it, as the steps' close-ups have
-    lens_width = round(LENS_SPAN * x_parts["V"], 4)
-    lens_bar = round_bar(lens_width)
     return {"layer": l, "by_w_min": sp["by_w"], "by_x_max": sp["by_x"], "ratio": sp["ratio"],
             "w_parts": w_parts, "x_parts": x_parts, "via": via,
             "x_parts_first": x_first, "w_parts_after": w_after, "ratio_q_both": ratio_q_both,
             "w_min_of": min(w_parts, key=w_parts.get), "x_max_of": max(x_parts, key=x_parts.get),
             # V's matrices' part over its X part (the split drawn for V)
             "ratio_v": round(w_parts["V"] / max(x_parts["V"], 1e-9), 2),
-            "ratio_v_both": ratio_v_both, "v_lens_width": lens_width, "v_lens_bar": lens_bar}
-
-
-LENS_SPAN = 2.3     # the split's close-up: this many times V's X part wide (the part ~1.9 of 4.4)
+            "ratio_v_both": ratio_v_both}
 
 
 def round_bar(width: float) -> float:

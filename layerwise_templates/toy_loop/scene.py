@@ -8,22 +8,27 @@ the X row, round whatever is still on screen; after layer 0 the loop's lines mov
 the panel's lower left and stay there for every layer, the current line lit and "# layer l"
 beside `for`; the rule "layer l reads X^(l) → writes X^(l+1)" comes large, in the band
 between the rows and the code, for its sentence only (no header goes stale); the last pass's V arrow stays as a faint ghost, its own
-name dimmed with it when it is long enough to see: no legend), `q`/`k`/`v` (a copy of X
-drops out of its row and goes over this pass's W, the product's entries appear one by one;
+name dimmed with it when it is long enough to see: no legend; the code and the plane are
+there from the first frame), `q`/`k`/`v` (each W comes on its name, with the code's box: the
+W before it slides away as the sentence before it ends; X's numbers and W's rows are boxed
+in turn, and the rows' sum, written under W, rises into the product's row;
 after layer 0 V's arrow grows on the plane (V^(0), drawn to fit V^(1), was a few pixels: it
 stays a row; Q and K stay numbers: they are never added to X); at layer 0,
 X = [1, 0] times W_Q is acted as said: X's 1 and the top row boxed, X's 0 and the bottom
 row, which fades, then the top row slides into Q; layer 1's X^(1) · W_Q^(1) is read the same
 way (one view of the product all video): X's first number and W's top row, then its second
 and the bottom row, boxed and flown into a written sum `x0 × [row] + x1 × [row]`, whose
-value rises into Q's row; layer 2 runs the recipe straight through), `update` (V slides along its row
-and its numbers arc over it into Δ = 0.1 V, in Δ's own pale shade; on the plane a lens grows
-out of a square round the step, with a round scale bar (layers after 0 share one
+value rises into Q's row; layer 1's three new W's, shown side by side, each move into the
+product's place in turn; layer 2 runs the recipe straight through), `update` (V slides along its row
+and its numbers arc over it into Δ = 0.1 V, in Δ's own pale shade; on the plane a lens
+(as tall as the plane, wider, reaching left of it up to the rows) grows out of a rectangle
+round the step, with a round scale bar (layers after 0 share one
 magnification, the bar labelled with what it means), and draws Δ tip to tail from X, X's arrow sliding along it from X^(l)'s tip to
 X^(l+1)'s (the plane's view is the plan's: not centred on the origin, every X and V with
 room for their names); then, at "Added tip to tail", the new X's row
-is written under Δ's: X's numbers go round by the right into its lower lane, Δ's drop into
-its upper lane, stacked in each slot like a written column sum, and fade before the sum
+is written between X's and Δ's (Δ's line is V's own row, V sliding along it): X's numbers
+come over and down into its upper lane, Δ's up into its lower lane, stacked in each slot
+like a written column sum, and fade before the sum
 appears ("≈" where the sum as written does not add up: `layers[l].sum_gap`); the X it
 leaves stays, faint: a trail X^(0) → X^(1) → ... ("faint" means "from an
 earlier layer" everywhere); as the lens shuts its X^(l+1) name moves to the plane's, and
@@ -31,29 +36,30 @@ the step's length, its number flown out of the lens's readout, joins a table of 
 scale (bars on a faint track from a zero tick) under the plane, after the lens has shut;
 layer 0's close-up shows V^(0) faint beyond Δ (its first tenth); layer 0's bar is outlined as
 it lands, while "its length starts a row of bars" is said), at layer 2 the split of V's
-change: Q's and K's rows and the code leave first; "the grey V" (X^(1) x W_V^(2)) is drawn
-dashed on its word (dashed is the video's one style for "would be"; faint solid is "an earlier
-layer"); "the matrix swap moves V 3.0" draws a solid white line from V^(1)'s tip to the grey
-tip, named "matrix swap 3.0" (off the plane, a leader to its leg); "X's move shifts V 0.54, from
-the grey tip to V two's" is shown in a lens of its own (`split_lens`: the two tips, a few
-pixels apart on the plane, magnified, with the plan's scale bar; the swap's leader reaches into
-it; a solid white line (a part of V's change, like the swap's) from the grey tip to V^(2)'s,
-named "shift by X's move 0.54"; "Both changed V" outlines the two names), the names beyond the
-tips); after layer 0 the code panel is cut to the active line (the `for` line stays, dim,
+change (`split_v`): Q's and K's rows and the code leave first; at "enlarged" the plane and
+all on it grow (one zoom about its top right corner, the lengths under it stepping out: the
+plane's own scale, one scale for the whole split) while V's row moves under W; "had X stayed"
+writes X^(1) x W_V^(2) under it in grey, and "the grey V" draws that V on the plane dashed (the
+video's one style for "would be"; faint solid is "an earlier layer"); "the matrix swap moves V
+3.0" draws a solid white line from V^(1)'s tip to the grey tip, "X's move shifts V 0.54" one
+from the grey tip to V^(2)'s, each whole, named "matrix swap / length 3.0", "X's move /
+length 0.54" where the plane is free (off it, on the left, with a leader, when it is not);
+"Both changed V" outlines the two names; the split leaves and the plane shrinks back as that
+sentence ends); after layer 0 the code panel is cut to the active line (the `for` line stays, dim,
 with "# layer l"); layer 1's "new matrices" shows the three W^(1) side by side; the lens's X
 arrows are the true arrows clipped at its edge (the same picture through a zoom about the
 tip), `table` (on a cleared stage: X^(l), Q, K, V, X^(l+1) of every layer
 side by side, the last layer's numbers moving into its column, the "computed once and
-reused" case: the real values stay; under each row a grey sub-row, dimmer and smaller,
-tagged "if V reused" (only V moves X in the toy: the legend says so): layer 0's Q, K, V sliding down into it and along it into the later
-columns, the X^(l+1)'s reuse would give in that row's sub-row; then they leave, the rows close
+reused" case: at "every column differs" each column's Q, K, V are outlined, a box a
+column; the real values stay; under the X^(l+1) row a grey sub-row, dimmer, tagged "if reused",
+the X^(l+1)'s reuse would give ("same" in layer 0's); then it leaves, the rows close
 up, and each column's X^(l) is outlined with the Q, K, V made from it; arrows carry each
 column's X^(l+1) into the next column's X^(l)), `note` (voiced: the table leaves; a sketch of
 a real layer (most models): X^(l) → two "+" on a stream → X^(l+1); at each sublayer a copy of X
 branches up through a norm into attention, then the feed-forward, and its output comes down
 into the "+" where X, carried along the stream, meets it, as said; under
 it "The chapter's point (not measured in this toy)": a later X holds more context, so what
-the token asks for and offers changes). Layer 1's close-up opens at layer 0's magnification and
+the token asks for (Q), advertises (K) and offers (V) changes). Layer 1's close-up opens at layer 0's magnification and
 zooms out as "zoomed out" is said (layer 0's bar shrinking, then growing back, relabelled
 as "now means" is said); only then is Δ^(1) drawn, whole in the lens. The table has a lane under each X row for the would-be X's
 (grey); the note beat keeps it full size, the notes under it.
@@ -79,8 +85,12 @@ from scenes.motion.matvec import row_of
 
 from .view import Data, Layer
 
-PLANE_SIZE = 4.4        # (a row above it for the layer tag, clear of the title; the
+PLANE_SIZE = 4.8        # (just under the title, as wide as the rows on its left allow; the
                         # lengths under it clear of the caption)
+LENS_W = 5.9            # the close-ups: as tall as the plane and wider, over the plane and
+                        # left of it, up to the rows (reviews 35: the plane was 260 px)
+BIG = 5.9               # the plane, grown while the voice talks about it (layer 2's split):
+                        # down over the lengths under it, as far left as the close-ups
 CODE_SIZE = 21          # the code panel, 'Hg' at least 14 px at 480p
 PLANE_LABEL = 40        # labels on the plane, so their layer superscripts stay readable
 MATH_LABEL = 34         # row names like X^(0) =: their superscripts well above the 8 px floor
@@ -128,11 +138,13 @@ def label_gap(m, arrows, labels) -> float:
     return gap
 
 
-def place_label(m, tip, plane, arrows, labels, reach: float = 0.12) -> None:
+def place_label(m, tip, plane, arrows, labels, reach: float = 0.12,
+                rings=(0.4, 0.75)) -> None:
     """Move label `m` to the free spot around `tip`: of twelve places round it, the one whose
     box is farthest from every arrow (sampled along its shaft) and every label, inside
     `plane`; ties go to the place pointing away from the origin. When none of them is
-    `CLEAR`, a ring of twelve a little farther out competes too (a crowded tip)."""
+    `CLEAR`, a ring of twelve a little farther out competes too (a crowded tip), and so on
+    out through `rings`."""
     half = np.array([m.width / 2, m.height / 2])
     shafts = [np.linspace(a.get_start(), a.get_end(),
                           max(24, int(np.linalg.norm(a.get_end() - a.get_start()) / 0.04)))
@@ -158,10 +170,10 @@ def place_label(m, tip, plane, arrows, labels, reach: float = 0.12) -> None:
             yield min(gap, 0.5) + 0.05 * float(u @ out) - (0 if inside else 5), gap, c
 
     near = max(ring(reach), key=lambda t: t[0])
-    if near[1] < CLEAR:
-        near = max([near, *ring(0.4)], key=lambda t: t[0])
-    if near[1] < CLEAR:
-        near = max([near, *ring(0.75)], key=lambda t: t[0])
+    for r in rings:
+        if near[1] >= CLEAR:
+            break
+        near = max([near, *ring(r)], key=lambda t: t[0])
     m.move_to(near[2])
 
 
@@ -295,7 +307,7 @@ class ToyLoopScene(StoryboardScene):
         # (the view the plan chose: every X and V with room for their names, not centred on
         # the origin, so a unit is drawn as large as the panel allows)
         self.plane = VectorPlane(d["extent"], 0.5, PLANE_SIZE, center=tuple(d["center"]))
-        self.plane.next_to(self.title, DOWN, buff=T.GAP + 0.12).to_edge(RIGHT, buff=T.EDGE)
+        self.plane.next_to(self.title, DOWN, buff=0.3).to_edge(RIGHT, buff=T.EDGE)
         self.add(self.plane)
         # the code is placed once, in the panel's lower left, blank lines closed up (its lines
         # before the loop leave after layer 0; the loop stays where it is): the rows of
@@ -303,14 +315,13 @@ class ToyLoopScene(StoryboardScene):
         self.code_lines = code_block(d["code"], size=CODE_SIZE, line_height=0.335)
         h = 0.335
         real = [line for line, src in zip(self.code_lines, d["code"].split("\n")) if src.strip()]
-        # (where it stood under a 4.0-wide plane: the plane grew upward and down, the code
-        # stays clear of the caption)
-        low = self.plane.get_bottom()[1] + (PLANE_SIZE - 4.0) + 0.23 - 1.1
+        # (where it has stood since the plane was 4.4 wide: clear of the caption)
+        low = self.plane.get_bottom()[1] - 0.39
         for i, line in enumerate(real):
             line.set_y(low + (len(real) - 1 - i) * h)
         self.code_lines.to_edge(LEFT, buff=T.EDGE + 0.2)
         self.code = VGroup(*real)
-        self.panel_top = np.array([self.code.get_left()[0], self.plane.get_top()[1] - 0.05, 0.0])
+        self.panel_top = np.array([self.code.get_left()[0], self.plane.get_top()[1] - 0.15, 0.0])
         self.results_x = self.code.get_left()[0] + 4.6     # the column of Q, K, V rows
         self.stage = Stage()
         self.loop_only = False      # the lines before the loop have left (layers after 0)
@@ -330,17 +341,28 @@ class ToyLoopScene(StoryboardScene):
         i = src.index(sub)
         return VGroup(*self.code_lines[n - 1][i:i + len(sub)])
 
-    def cursor(self, numbers: list[int], *parts) -> None:
+    def cursor(self, numbers: list[int], *parts, play: bool = True) -> list:
         """Box code lines `numbers` (one box), and each of `parts` (a box each); nothing once
-        the code has left (after layer 0)."""
+        the code has left (after layer 0). `play=False`: the animations that do it, in one
+        play (the old box out as the new one comes), returned for the caller to play with
+        its own."""
         if self.code not in self.mobjects:
-            return
+            return []
         groups = ([VGroup(*[self.code_lines[n - 1] for n in numbers])] if numbers else []) \
             + list(parts)
         box = VGroup(*[self.code_box(g) for g in groups])
         focus = self.code_focus(set(numbers) | {i + 1 for i, line in enumerate(self.code_lines)
                                                 for p in parts if p[0] in line})
         old = self.shown.get("cursor")
+        if not play:
+            same = old is not None and old in self.mobjects and \
+                np.allclose(old.get_center(), box.get_center()) and \
+                abs(old.height - box.height) <= 1e-3
+            if same:
+                return focus
+            self.shown["cursor"] = box
+            return [*([FadeOutPlace(old)] if old is not None and old in self.mobjects else []),
+                    FadeInPlace(box), *focus]
         if old is None or old not in self.mobjects:
             # (the box and the lines it boxes lit together: a box round dark lines read as
             # an empty frame for a moment)
@@ -356,6 +378,7 @@ class ToyLoopScene(StoryboardScene):
             self.play(FadeOutPlace(old), *focus, run_time=self.quick(0.05, 0.25))
             self.shown["cursor"] = box
             self.play(FadeInPlace(box), run_time=self.quick(0.05, 0.25))
+        return []
 
     def code_box(self, g) -> Rectangle:
         """A box round code glyphs `g` whose top and bottom lie halfway to the code lines above
@@ -562,8 +585,9 @@ class ToyLoopScene(StoryboardScene):
             label = self.tag("x", T.X, lay["x_in"])
             self.stage.x_arrow = VGroup(arrow, label)
             self.shown["x"] = row
+            # (the code is there from the first frame: reviews 35, an empty first second)
+            self.add(self.code)
             self.play(FadeInPlace(row), GrowArrow(arrow), FollowIn(label, arrow),
-                      *([FadeInPlace(self.code)] if self.code not in self.mobjects else []),
                       run_time=self.quick(0.2, 0.7))
             self.set_slot("x_arrow", self.stage.x_arrow)
             self.cursor([self.data["lines"]["x0"]])
@@ -707,11 +731,13 @@ class ToyLoopScene(StoryboardScene):
         lines = self.data["lines"]
         # the voice names this W: its line, and its product in the Q, K, V line (layer 2,
         # the recipe run straight through: one box on the three W lines and the Q, K, V line)
+        # (played with W's entrance, next: W comes on its name; reviews 35: K and V came about
+        # a second after the voice named them, behind the box and the last W's exit)
         if l == 2:
-            self.cursor([*lines["weights"], lines["qkv"]])
+            marks = self.cursor([*lines["weights"], lines["qkv"]], play=False)
         else:
-            self.cursor([lines["weights"]["qkv".index(key)]],
-                        self.code_part(lines["qkv"], f"X @ W{key}"))
+            marks = self.cursor([lines["weights"]["qkv".index(key)]],
+                                self.code_part(lines["qkv"], f"X @ W{key}"), play=False)
         if "x" not in self.shown:
             self.put("x", self.row(f"{T.X_l(l)} =", src.x_in, T.X, 0))
         W = WeightBlock.from_plan(self.plan, getattr(src, f"W_{name}").path, color=color,
@@ -720,22 +746,27 @@ class ToyLoopScene(StoryboardScene):
         w_row.arrange(RIGHT, buff=T.BUFF)
         w_row.move_to(self.panel_top + DOWN * W_TOP, aligned_edge=UP + LEFT)
         w_row.align_to(self.code, LEFT).shift(RIGHT * 0.3)
-        # the last W goes before this one comes (two matrices: no cross-fade between them)
-        had_w = "w" in self.shown
-        old_w = self.shown.pop("w", None)
-        if old_w is not None:
-            # (the used W slides left and away before the next W comes: it
-            # dissolved into the next W in the same spot; reviews 34)
-            self.play(old_w.animate.shift(LEFT * 0.3).set_opacity(0),
-                      run_time=0.35)
-            self.remove(old_w)
-        self.drop("neww", run_time=0.25)
+        # the last W goes before this one comes (two matrices: no cross-fade between them;
+        # it has normally left already, as the last sentence ended: clear_w)
+        marks = self.clear_w(marks)
+        anims = [*marks]
+        trio = self.shown.pop("neww", None)
+        if trio is not None:
+            # layer 1's three new matrices, side by side: this one moves into the product's
+            # place (the same matrix: it keeps its identity), the other two leave
+            mine = trio["qkv".index(key)]
+            anims += [ReplacementTransform(mine[1], W), FadeOutPlace(mine[0]),
+                      FadeInPlace(w_row[0]),
+                      *[FadeOutPlace(b) for b in trio if b is not mine]]
+        else:
+            anims.append(FadeInPlace(w_row))
         if key == "v":
             # (one product at a time: Q and K, made, step back while V is made)
-            done = [self.shown[k] for k in ("q", "k") if k in self.shown]
-            if done:
-                self.play(*[DimPlace(m, 0.4) for m in done], run_time=0.25)
-        self.put("w", w_row, run_time=0.35 if had_w else None)
+            anims += [DimPlace(self.shown[k], 0.4) for k in ("q", "k") if k in self.shown]
+        self.play(*anims, run_time=0.45 if trio is not None else 0.35)
+        if trio is not None:
+            self.remove(W)          # (moved in alone: from now on a part of its row)
+        self.set_slot("w", w_row)
         # ("≈" where the product redone from the digits shown does not give the digits
         # shown: the plan's check, as for the sum)
         label = math(f"{T.X_l(l, name)} " + ("≈" if lay["prod_gap"][key] > 0.005 else "="),
@@ -801,7 +832,7 @@ class ToyLoopScene(StoryboardScene):
             wavy_now = key == "v" and lay["prod_gap"][key] > 0.005 and \
                 self.cue_with("wavy", -1) >= 0
             result = self.product(x_grid, W, getattr(src, key).path, color, label,
-                                  1.7 if l == 0 else self.later_product(), mark=wavy_now)
+                                  1.5 if l == 0 else self.later_product(), mark=wavy_now)
         self.add(label)
         self.set_slot(key, VGroup(label, result))
         if key != "v":
@@ -809,6 +840,7 @@ class ToyLoopScene(StoryboardScene):
             # plane (Q's and K's arrows crowded X's tip and are never added to X)
             if not first and l < 2:
                 self.busy(result)
+            self.clear_w(ahead=True)
             return
         wavy = self.cue_with("wavy", -1) if lay["prod_gap"][key] > 0.005 else -1
         if wavy >= 0 and not wavy_now:
@@ -829,129 +861,37 @@ class ToyLoopScene(StoryboardScene):
         anims += self.relabel(arrow)
         self.play(*anims, run_time=self.quick(0.15, 0.7))
         only = self.cue_with("only V", -1) if l == 0 else -1
-        if only >= 0 and self.code in self.mobjects:
+        only = only if self.code in self.mobjects else -1
+        if only >= 0:
             # "only V feeds this toy's update": V's arrow, then the update line's 0.1 * V
             self.emphasize(arrow, run_time=0.8)
             self.hold_until(self.phrase_time(only, "only V") - 0.1)
             self.emphasize(self.code_part(self.data["lines"]["update"], "0.1 * V"),
                            run_time=1.4)
-        elif not first:
+        counts = self.cue_with("X stayed", -1) if l > 0 else -1
+        if only < 0 and not first and counts < 0:
             self.busy(result, arrow)
-        counts = self.cue_with("Had X stayed", -1) if l > 0 else -1
         if counts >= 0:
-            # the split takes the left of the stage alone: Q's and K's rows and the code leave
-            # first (reviews 33: the split's frame was the video's most crowded)
-            gone = [self.shown.pop(k_) for k_ in ("q", "k", "cursor", "pass") if k_ in self.shown]
-            if self.code in self.mobjects:
-                gone.append(self.code)
-            if gone:
-                self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.05, 0.4))
-            # "Had X stayed X one, W V two would give the grey V": that product, under W, in
-            # grey (the plan's split: the meeting point of its two parts)
-            self.hold_until(self.phrase_time(counts, "Had X stayed") - 0.1)
-            via = self.v.fresh.split[l - 1].via[name]
-            alt = VGroup(math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)} =", MATH_LABEL,
-                              HYPO),
-                         NumberGrid([via.values], via.path, HYPO, T.TYPE.label))
-            alt.arrange(RIGHT, buff=T.BUFF)
-            alt.next_to(w_row, DOWN, buff=0.4).align_to(w_row, LEFT)
-            self.play(FadeInPlace(alt), run_time=self.quick(0.05, 0.5))
-            # and on the plane, at "the grey V", that V beside this layer's, DASHED: the
-            # video's one style for "hypothetical" (faint solid arrows are earlier layers')
-            ghost = self.dashed_arrow(via.values)
-            vl = arrow[1]
-            if len(arrow) == 2 and overlaps(vl, ghost, pad=0.04):
-                moved = vl.copy()
-                place_label(moved, self.plane.p(lay[key]), self.plane,
-                            self.plane_arrows() + [ghost[0]] + self.axes(),
-                            self.plane_labels(own=vl), reach=0.12)
-                self.play(vl.animate.move_to(moved), run_time=self.quick(0.05, 0.4))
-            self.hold_until(self.phrase_time(counts, "the grey V") - 0.9)
-            # (over V^(l)'s arrow, which runs the same way: V shows between its dashes)
-            # (named on the plane too, as its row is: which arrow is which was unclear until
-            # the close-up; reviews 34)
-            gl = math(f"{T.X_l(l - 1)} {T.X_l(l, 'W_' + name)}", MATH_LABEL, HYPO)
-            # (clear of the two legs drawn next, too)
-            legs_at = [Line(self.plane.p(self.data["layers"][l - 1][key]),
-                            self.plane.p(via.values)),
-                       Line(self.plane.p(via.values), self.plane.p(lay[key]))]
-            place_label(gl, self.plane.p(via.values), self.plane,
-                        self.plane_arrows() + [ghost[0]] + legs_at + self.axes(),
-                        self.plane_labels(), reach=0.12)
-            self.keep_inside(gl)
-            ghost.add(gl)
-            self.play(Create(VGroup(*ghost[:2])), FadeInPlace(gl), run_time=0.7)
-            self.bring_to_front(ghost)
-            self.shown["alt"] = VGroup(alt, ghost)
-            self.emphasize(alt[1], ghost, run_time=1.0)
-            # the plan's split of V's change from layer l-1 to layer l, drawn as the two legs
-            # of the path V^(l-1) -> grey V (new matrices, old X) -> V^(l) (the moved X), each
-            # a solid line named in words with its length, at its own sentence
-            sp = self.v.fresh.split[l - 1]
-            legs = [("the matrix swap", self.data["layers"][l - 1][key], via.values,
-                     sp.w_parts[name], 1, T.TEXT, "matrix swap,\nlength"),
-                    ("X's move shifts", via.values, lay[key], sp.x_parts[name], 2, T.TEXT,
-                     "X's move,\nlength")]
-            drawn = []
-            lines = [Line(self.plane.p(a_xy), self.plane.p(b_xy), color=c, stroke_width=4)
-                     for _, a_xy, b_xy, _, _, c, _ in legs]
-            if self.cue_with("the matrix swap", -1) >= 0 and any(
-                    overlaps(vl, ln, pad=0.04) for ln in lines):
-                # (V^(l)'s name steps clear of the legs first: the path runs through it)
-                moved = vl.copy()
-                place_label(moved, self.plane.p(lay[key]), self.plane,
-                            self.plane_arrows() + [ghost[0]] + lines + self.axes(),
-                            self.plane_labels(own=vl) + [ghost[2]], reach=0.12)
-                self.play(vl.animate.move_to(moved), run_time=0.4)
-            for (phrase, a_xy, b_xy, size, digits, c, words), leg in zip(legs, lines):
-                k = self.cue_with(phrase, -1)
-                if k < 0:
-                    continue
-                self.hold_until(self.phrase_time(k, phrase) - 0.1)
-                a, b = self.plane.p(a_xy), self.plane.p(b_xy)
-                if float(np.linalg.norm(b - a)) < 0.9:
-                    # (a few pixels at the plane's scale: shown magnified, in a lens, as
-                    # the steps are; review 32b)
-                    self.split_lens(k, a_xy, b_xy, size, digits, c, arrow, ghost,
-                                    self.data["layers"][l - 1][key], lay[key], name, words)
-                    continue
-                num = VGroup(txt(words, T.TYPE.body, c),
-                             Num(float(size), size.path, digits, MATH_LABEL * 0.8, c))
-                num.arrange(RIGHT, buff=0.12)
-                d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
-                side = np.array([-d[1], d[0], 0.0])
-                # (the words on the leg's side away from V^(l)'s arrow and name)
-                busy = [arrow[0].get_center(), vl.get_center()]
-                side = max((side, -side), key=lambda s_: min(float(np.linalg.norm(
-                    (a + b) / 2 + s_ * 0.4 - p_)) for p_ in busy))
-                if side[0] > 0:     # (the name goes off the plane's left: its left side)
-                    side = -side
-                num.move_to((a + b) / 2 + side * (0.15 + reach_of(num, side)))
-                # (wholly on or off the plane: the lens, next, covers the plane exactly, and
-                # cut a name that straddled its edge; reviews 33)
-                pl, pr = self.plane.get_left()[0], self.plane.get_right()[0]
-                # (always off the plane, left of it: on it, the name met X's; reviews 34)
-                if num.get_right()[0] > pl - 0.25 and num.get_left()[0] < pr:
-                    num.shift(LEFT * (num.get_right()[0] - pl + 0.25))
-                self.keep_inside(num)
-                # (off the plane, a thin leader ties the name to its leg's middle: it floated
-                # detached; reviews 33b)
-                tie = self.leader((a + b) / 2, num, T.MUTED)
-                self.play(Create(leg), FadeInPlace(num), *[Create(t) for t in tie],
-                          run_time=0.8)
-                # (the box round the name only: round the leg too it cut through V's row;
-                # the leg itself swells and settles)
-                self.emphasize(num, run_time=0.8,
-                               extra=[leg.animate(rate_func=there_and_back).set_stroke(width=8)])
-                num.tie = VGroup(*tie)
-                self.swap_name = num
-                drawn += [leg, num, *tie]
-            if drawn:
-                self.shown["alt"] = VGroup(alt, ghost, *drawn)
-            if self.cue_with("Both changed", -1) >= 0:
-                # the split leaves as its sentence ends, before the step is said: the stage
-                # is clear for it (reviews 34: it ghosted out under the next picture)
-                self.drop("alt", "w", run_time=0.35)
+            self.split_v(counts, key, arrow, w_row)
+
+    def clear_w(self, also=(), ahead: bool = False) -> list:
+        """The W just used slides left and away (it dissolved into the next W in the same
+        spot; reviews 34), with the animations `also`. `ahead`: just before the next keyed
+        sentence, so the next W comes on its name (voiced, with time for it; else the next
+        product takes it out, briskly, with its own first animations). Returns what is left
+        of `also` to play (all of it when no W was there)."""
+        if "w" not in self.shown:
+            return list(also)
+        if ahead:
+            t = self.next_reveal()
+            if not self.beat.get("cues") or t - self.time < 0.25:
+                return list(also)
+            self.hold_until(t - 0.3)
+        old = self.shown.pop("w")
+        self.play(old.animate.shift(LEFT * 0.3).set_opacity(0), *also,
+                  run_time=0.3 if ahead else 0.25)
+        self.remove(old)
+        return []
 
     def dashed_arrow(self, xy, width: float = 4.0, start=None, end=None,
                      tip_len: float = 0.18) -> VGroup:
@@ -969,163 +909,142 @@ class ToyLoopScene(StoryboardScene):
                            dash_length=0.1)
         return VGroup(shaft, tip)
 
-    def split_lens(self, k, a_xy, b_xy, size, digits, color, arrow, ghost, prev_xy, v_xy,
-                   name, words: str = "X's move") -> None:
-        """"X's move adds 0.54, from the grey tip to V two's" (a part of V's change,
-        white as the swap's leg, not X's blue: X itself moved 0.26; reviews 33b): the grey V's tip and V^(l)'s, a
-        few pixels apart on the plane, seen magnified: a square marks them, a lens the plane's
-        size grows out of it (labelled "magnified"), the two tips' last stretches in it (the
-        grey one dashed, as on the plane), the first leg (the matrix swap) coming in from
-        V^(l-1), solid as on the plane, and the second leg drawn from the grey tip to V^(l)'s,
-        named, with its length; the names stand beyond the tips; the lens shuts as the
-        sentence ends."""
-        plane, l = self.plane, self.layer
-        a, b = plane.p(a_xy), plane.p(b_xy)
-        gap = float(np.linalg.norm(b - a))
-        c = (a + b) / 2
+    def split_v(self, counts: int, key: str, arrow, w_row) -> None:
+        """Layer l's V against layer l-1's, on the plane grown to BIG (the voice talks about
+        it; one scale, the plane's own, said as "enlarged"): "had X stayed X one, W V two would
+        give the grey V" (X^(l-1) x W_V^(l), the plan's meeting point of the two parts, dashed:
+        the video's one style for "would be"); "the matrix swap moves V 3.0, from V one to the
+        grey V" and "X's move shifts V 0.54, from the grey tip to V two's", each a solid white
+        line drawn whole on the plane at its words, named with its length beside it; "Both
+        changed V" outlines the two names; the split leaves, and the plane shrinks back, as
+        its sentence ends. On the left meanwhile: X, W_V, V's row under W, the grey V's row
+        under it."""
+        l, name = self.layer, NAMES[key]
+        lay, _ = self.lay()
+        # the split takes the left of the stage alone: Q's and K's rows and the code leave
+        # first (reviews 33: the split's frame was the video's most crowded)
+        gone = [self.shown.pop(k_) for k_ in ("q", "k", "cursor", "pass") if k_ in self.shown]
+        if self.code in self.mobjects:
+            gone.append(self.code)
+        if gone:
+            self.play(*[FadeOutPlace(m) for m in gone], run_time=self.quick(0.05, 0.4))
+        # "On the plane, enlarged": the plane and all on it grow, the lengths under it step
+        # out; V's row moves under W, out of the grown plane's way
+        v_row = self.shown.get(key)
+        self.hold_until(self.phrase_time(counts, "enlarged") - 0.2)
+        under = v_row.copy().next_to(w_row, DOWN, buff=0.35).align_to(w_row, LEFT)
+        self.grow_plane(True, v_row.animate.move_to(under))
+        # "had X stayed X one, W V two would give the grey V": that product, under V's row,
+        # in grey (the plan's split: the meeting point of its two parts)
+        self.hold_until(self.phrase_time(counts, "X stayed") - 0.3)
+        via = self.v.fresh.split[l - 1].via[name]
+        alt = VGroup(math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)} =", MATH_LABEL, HYPO),
+                     NumberGrid([via.values], via.path, HYPO, T.TYPE.label))
+        alt.arrange(RIGHT, buff=T.BUFF)
+        alt.next_to(v_row, DOWN, buff=0.35).align_to(w_row, LEFT)
+        self.play(FadeInPlace(alt), run_time=self.quick(0.05, 0.5))
+        # and on the plane, at "the grey V", that V beside this layer's, dashed, named
+        ghost = self.dashed_arrow(via.values)
+        vl = arrow[1]
+        prev = self.data["layers"][l - 1][key]
+        legs = [Line(self.plane.p(prev), self.plane.p(via.values), color=T.TEXT, stroke_width=4),
+                Line(self.plane.p(via.values), self.plane.p(lay[key]), color=T.TEXT,
+                     stroke_width=4)]
+        if len(arrow) == 2 and any(overlaps(vl, m, pad=0.04) for m in (ghost, *legs)):
+            # (V^(l)'s name steps clear of the grey V and the two legs first)
+            moved = vl.copy()
+            place_label(moved, self.plane.p(lay[key]), self.plane,
+                        self.plane_arrows() + [ghost[0], *legs] + self.axes(),
+                        self.plane_labels(own=vl), reach=0.12)
+            self.play(vl.animate.move_to(moved), run_time=self.quick(0.05, 0.4))
+        self.hold_until(self.phrase_time(counts, "the grey V") - 0.6)
+        gl = math(f"{T.X_l(l - 1)} {T.X_l(l, 'W_' + name)}", MATH_LABEL, HYPO)
+        place_label(gl, self.plane.p(via.values), self.plane,
+                    self.plane_arrows() + [ghost[0], *legs] + self.axes(),
+                    self.plane_labels(), reach=0.12)
+        ghost.add(gl)
+        self.play(Create(VGroup(*ghost[:2])), FadeInPlace(gl), run_time=0.7)
+        self.bring_to_front(ghost)
+        self.shown["alt"] = VGroup(alt, ghost)
+        self.emphasize(alt[1], ghost, run_time=1.0)
+        # the plan's split of V's change from layer l-1 to layer l: the two legs of the path
+        # V^(l-1) -> grey V (new matrices, old X) -> V^(l) (the moved X), each drawn whole,
+        # on the one scale, named in words with its length, at its own sentence
         sp = self.v.fresh.split[l - 1]
-        # the plan's view: `v_lens_width` data units across the lens (the leg some 1.9 units
-        # long in it), with its round scale bar, as the steps' close-ups have (reviews 33)
-        k_ = PLANE_SIZE / (float(sp.v_lens_width) * plane.units) if gap > 1e-6 else 1.0
-        side = max(PLANE_SIZE / k_, 0.25)
-        spot = Square(side, color=T.TEXT, stroke_width=2).move_to(c)
-        lens = Rectangle(width=PLANE_SIZE, height=PLANE_SIZE, color=T.TEXT,
-                         stroke_width=2).move_to(plane)
-        lens.set_fill(T.BACKGROUND, opacity=1.0)
-
-        def m(p):
-            return lens.get_center() + (p - c) * k_
-
-        o = plane.p((0, 0))
-
-        def unit(t):
-            return (t - o) / (np.linalg.norm(t - o) or 1.0)
-        dr, dg = unit(plane.p(v_xy)), unit(a)
-        lo_, hi_ = lens.get_corner(DOWN + LEFT) + 0.03, lens.get_corner(UP + RIGHT) - 0.03
-
-        def back(at, d, far):
-            """How far back from `at` (against `d`) the line runs before it leaves the lens
-            (or reaches its true start, `far` away): the true line, clipped (reviews 33)."""
-            reach = [((lo_[i] if -d[i] < 0 else hi_[i]) - at[i]) / -d[i]
-                     for i in range(2) if abs(d[i]) > 1e-6]
-            return min([r for r in reach if r > 0] + [far])
-        red = Arrow(m(b) - dr * back(m(b), dr, float(np.linalg.norm(m(b) - m(o)))), m(b),
-                    buff=0, color=T.V, stroke_width=5, tip_length=0.22,
-                    max_tip_length_to_length_ratio=0.5)
-        grey = self.dashed_arrow(None, width=5, start=m(a) - dg * back(
-            m(a), dg, float(np.linalg.norm(m(a) - m(o)))), end=m(a), tip_len=0.22)
-        p0 = plane.p(prev_xy)
-        u = (a - p0) / (np.linalg.norm(a - p0) or 1.0)
-        first = Line(m(a) - u * back(m(a), u, float(np.linalg.norm(m(a) - m(p0)))), m(a),
-                     color=T.TEXT, stroke_width=4).set_opacity(0.6)
-        dv = (m(b) - m(a)) / (np.linalg.norm(m(b) - m(a)) or 1.0)
-        nrm = np.array([-dv[1], dv[0], 0.0])
-        # (the side away from the first leg, which comes in from V^(l-1))
-        if float(nrm @ (-u)) > 0:
-            nrm = -nrm
-        # the second leg: from the grey tip to V^(l)'s tip, itself (no offset copy beside)
-        leg = Line(m(a), m(b), color=color, stroke_width=6)
-        num = VGroup(txt(words, T.TYPE.body, color),
-                     Num(float(size), size.path, digits, MATH_LABEL, color))
-        # (the words over the number: narrow enough to stand beside the leg inside the lens;
-        # side by side they were pushed back over the leg by the lens's edge)
-        num.arrange(DOWN, buff=0.08)
-        num.move_to((m(a) + m(b)) / 2 + nrm * (0.25 + reach_of(num, nrm)))
-        # the names beyond their tips, clear of their own arrows
-        # (the tips lie nearly on one line, the red one on the grey shaft: V^(l)'s name beside
-        # its tip, across the line from the leg's name, not along it)
-        vname = math(T.X_l(l, name), HEADER, T.V)
-        vname.move_to(m(b) - nrm * (0.25 + reach_of(vname, nrm)))
-        gname = math(f"{T.X_l(l - 1)} × {T.X_l(l, 'W_' + name)}", MATH_LABEL, HYPO)
-        gname.move_to(m(a) + dg * (0.2 + reach_of(gname, dg)))
-        word = txt("magnified", T.TYPE.body, T.TEXT)
-        word.next_to(lens.get_corner(UP + LEFT), DOWN + RIGHT, buff=0.2)
-        bar = Line(ORIGIN, RIGHT * float(sp.v_lens_bar) * plane.units * k_, color=T.TEXT,
-                   stroke_width=6)
-        digits = max(0, -int(np.floor(np.log10(float(sp.v_lens_bar)))))
-        bar_text = VGroup(txt("=", T.TYPE.body, T.TEXT),
-                          Num(float(sp.v_lens_bar), sp.v_lens_bar.path, digits, T.TYPE.body,
-                              T.TEXT)).arrange(RIGHT, buff=0.12, aligned_edge=DOWN)
-        scale = VGroup(bar, bar_text.next_to(bar, RIGHT, buff=0.15))
-        scale.next_to(lens.get_corner(DOWN + RIGHT), UP + LEFT, buff=0.25)
-        # ("magnified" at the lens's top, right of where the first leg comes in: on it, the
-        # leg ran through the word)
-        f0 = first.get_start()
-        dy = (word.get_bottom()[1] - m(a)[1]) / (f0[1] - m(a)[1]) if abs(f0[1] - m(a)[1]) > 1e-6 \
-            else 1.0
-        at_x = m(a)[0] + (f0[0] - m(a)[0]) * min(1.0, max(0.0, dy))
-        if word.get_left()[0] < at_x + 0.2 < word.get_right()[0] + 0.2:
-            word.shift(RIGHT * (at_x + 0.2 - word.get_left()[0]))
-        # the matrix swap's name stays where it is, off the plane; its leader, cut by the
-        # lens, reaches into it to that leg's last stretch, and back as the lens shuts
-        swap = getattr(self, "swap_name", None)
-        tie = getattr(swap, "tie", VGroup()) if swap is not None else VGroup()
-        tie_to = None
-        if len(tie) and swap in self.mobjects:
-            tip_ = first.point_from_proportion(0.4)
-            near = np.clip(tip_, swap.get_center() - np.array([swap.width / 2, swap.height / 2, 0]),
-                           swap.get_center() + np.array([swap.width / 2, swap.height / 2, 0]))
-            u_ = (tip_ - near) / (np.linalg.norm(tip_ - near) or 1.0)
-            tie_home = tie[0].copy()
-            tie_to = Line(near + u_ * 0.05, tip_ - u_ * 0.06, color=T.MUTED, stroke_width=2.5,
-                          stroke_opacity=0.9)
-        lo = lens.get_corner(DOWN + LEFT) + 0.1
-        hi = lens.get_corner(UP + RIGHT) - 0.1
-        for nm in (vname, gname, num):
-            nm.shift(RIGHT * max(0.0, lo[0] - nm.get_left()[0])
-                     + LEFT * max(0.0, nm.get_right()[0] - hi[0])
-                     + UP * max(0.0, lo[1] - nm.get_bottom()[1])
-                     + DOWN * max(0.0, nm.get_top()[1] - hi[1]))
-        # (the grey V's name and the scale bar share the lens's bottom: apart, so the bar does
-        # not read as part of the name)
-        if gname.get_bottom()[1] < scale.get_top()[1] and \
-                gname.get_right()[0] > scale.get_left()[0] - 0.6:
-            gname.shift(LEFT * min(gname.get_right()[0] - scale.get_left()[0] + 0.6,
-                                   gname.get_left()[0] - lo[0]))
-        # (V^(l)'s name, under the square that marks the tips, steps out until the square
-        # has gone: the square covered it; reviews 34)
-        vl_hide = [arrow[1]] if len(arrow) > 1 and overlaps(arrow[1], spot, pad=0.02) else []
-        self.play(FadeInPlace(spot), *[m_.animate.set_opacity(0) for m_ in vl_hide],
-                  run_time=0.3)
-        full = VGroup(lens, first, red, grey)
-        small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
-            .shift(c - lens.get_center())
-        self.play(ReplacementTransform(small, full), run_time=0.6)
-        if tie_to is not None:
-            self.play(FadeInPlace(VGroup(vname, gname, word, scale)), Transform(tie[0], tie_to),
-                      run_time=0.3)
-            self.bring_to_front(tie[0])
-        else:
-            self.play(FadeInPlace(VGroup(vname, gname, word, scale)), run_time=0.3)
-        cues = self.beat.get("cues") or []
-        if k < len(cues):
-            self.hold_until(self.phrase_time(k, "from the grey tip") - 0.1)
-        self.play(Create(leg), FadeInPlace(num), run_time=0.8)
-        self.emphasize(num, run_time=0.8,
-                       extra=[leg.animate(rate_func=there_and_back).set_stroke(width=9)])
+        parts = [("matrix swap", sp.w_parts[name], 1, "matrix swap"),
+                 ("X's move shifts", sp.x_parts[name], 2, "X's move")]
+        drawn, names = [], [gl]
+        for (phrase, size, digits, words), leg in zip(parts, legs):
+            k = self.cue_with(phrase, -1)
+            if k < 0:
+                continue
+            self.hold_until(self.phrase_time(k, phrase) - 0.1)
+            # (two short lines, "matrix swap" over "length 3.0": narrow enough for the free
+            # parts of the plane)
+            num = VGroup(txt(words, T.TYPE.body, T.TEXT),
+                         VGroup(txt("length", T.TYPE.body, T.TEXT),
+                                Num(float(size), size.path, digits, MATH_LABEL * 0.8, T.TEXT))
+                         .arrange(RIGHT, buff=0.12, aligned_edge=DOWN))
+            num.arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+            # (beside the leg where nothing else is; out in the empty part of the plane, with
+            # a thin leader to the leg's middle, when round the tips is crowded)
+            busy = self.plane_arrows() + [ghost[0], *legs] + self.axes()
+            place_label(num, leg.get_center(), self.plane, busy, self.plane_labels() + names,
+                        reach=0.15, rings=(0.4, 0.75, 1.1, 1.5, 1.9))
+            at = leg.get_center()
+            if label_gap(num, busy, self.plane_labels() + names) < CLEAR:
+                # (no room on the plane: off it, on the left, level with a point low on the
+                # leg, under the rows there)
+                at = leg.point_from_proportion(0.7)
+                num.move_to(at)
+                num.shift(LEFT * (num.get_right()[0] - self.plane.get_left()[0] + 0.25))
+            tie = self.leader(at, num, T.MUTED)
+            self.play(Create(leg), FadeInPlace(num), *[Create(t) for t in tie], run_time=0.8)
+            drawn += tie
+            # (the box round the name only; the leg itself swells and settles)
+            self.emphasize(num, run_time=0.8,
+                           extra=[leg.animate(rate_func=there_and_back).set_stroke(width=8)])
+            drawn += [leg, num]
+            names.append(num)
+        self.shown["alt"] = VGroup(alt, ghost, *drawn)
         both = self.cue_with("Both changed", -1)
-        if both >= 0:
-            # "Both changed V; here, the swap more": the two legs' names, together
-            self.hold_until(self.phrase_time(both, "Both changed") - 0.1)
-            self.emphasize(*([swap] if tie_to is not None else []), num, run_time=1.2)
-            k = both
-        if k < len(cues):
-            self.hold_until(self.cue_at(k) + float(cues[k]["duration"]) - 0.6)
-        back = [Transform(tie[0], tie_home)] if tie_to is not None else []
-        self.play(FadeOutPlace(VGroup(vname, gname, word, num, scale)), *back, run_time=0.25)
-        inside = VGroup(lens, first, grey, red, leg)
-        self.play(inside.animate.scale(side / PLANE_SIZE, about_point=lens.get_center())
-                  .shift(c - lens.get_center()), run_time=0.4)
-        self.remove(inside)
-        self.play(FadeOutPlace(spot), *[m_.animate.set_opacity(1.0) for m_ in vl_hide],
-                  run_time=0.2)
+        if both < 0:
+            return
+        # "Both changed V; with these random matrices, the swap more": the two names
+        self.hold_until(self.phrase_time(both, "Both changed") - 0.1)
+        self.emphasize(*names[1:], run_time=1.2)
+        cues = self.beat.get("cues") or []
+        self.hold_until(self.cue_at(both) + float(cues[both]["duration"]) - 0.6)
+        # the split leaves as its sentence ends, before the step is said: the plane shrinks
+        # back, the lengths return (reviews 34: it ghosted out under the next picture)
+        self.drop("alt", "w", run_time=0.35)
+        self.grow_plane(False)
+
+    def grow_plane(self, big: bool, *also) -> None:
+        """The plane and everything on it grow to BIG wide (about its top right corner: down
+        over the lengths under it, which step out, and left), or shrink back: one zoom, the
+        plane's own scale on both. `also`: animations played with it."""
+        f = BIG / PLANE_SIZE if big else PLANE_SIZE / BIG
+        corner = self.plane.get_corner(UP + RIGHT)
+        on = VGroup(self.plane, *[m for m in [self.stage.x_arrow, *self.stage.trail,
+                                               *self.stage.ghosts,
+                                               *[self.shown.get(f"p{c}") for c in "qkv"]]
+                                  if m is not None])
+        bars = [FadeOutPlace(self.stage.lengths) if big else FadeInPlace(self.stage.lengths)] \
+            if len(self.stage.lengths) else []
+        if not big and bars:
+            self.add(self.stage.lengths)
+        self.play(on.animate.scale(f, about_point=corner), *bars, *also,
+                  run_time=self.quick(0.1, 0.8))
+        self.plane.units *= f
 
     def product(self, x_grid, W, out_path: str, color, label, run_time: float,
                 mark: bool = False):
         """X · W in the row view the video teaches (layer 0's Q, layer 1's Q): X's first
         number and W's top row boxed together, then the box moves to X's second number and
-        the bottom row, then the result's entries are written after its `label` (the walk,
-        shortened: the same operation every time). Returns the result's row."""
+        the bottom row; then the result, the rows' sum, is written under W and rises into
+        its row after `label` (the walk, shortened: the same operation every time; reviews
+        35: the entries faded in where they stand). Returns the result's row."""
         values = self.value(out_path)
         result = row_of(values, out_path, color, T.TYPE.label)
         result.next_to(label, RIGHT, buff=T.BUFF)
@@ -1146,10 +1065,15 @@ class ToyLoopScene(StoryboardScene):
         for i in range(1, n):
             b, xb = boxes(i)
             self.play(box.animate.become(b), xbox.animate.become(xb), run_time=0.3 * run_time)
-        self.play(FadeOutPlace(VGroup(box, xbox, *lbox)),
-                  FadeIn(VGroup(*result.nums), shift=0.15 * RIGHT),
-                  run_time=0.4 * run_time)
-        self.remove(result[0], result[2])
+        # the sum under W, as the walk writes it; then along the lane under W and straight
+        # up into its slot (nothing is made yet below it in the Q, K, V column)
+        made = VGroup(*[m.copy() for m in result.nums])
+        made.next_to(W, DOWN, buff=0.3)
+        self.play(FadeOutPlace(VGroup(box, xbox, *lbox)), FadeInPlace(made),
+                  run_time=0.2 * run_time)
+        a, b = made.get_center(), VGroup(*result.nums).get_center()
+        self.play(glide(made, [a, [b[0], a[1], 0.0], b]), run_time=0.4 * run_time)
+        self.remove(made, result[0], result[2])
         self.add(result)
         return result
 
@@ -1368,8 +1292,12 @@ class ToyLoopScene(StoryboardScene):
         d_grid = grid_of(src.update, DELTA)
         # (Δ on the bottom row, V's own row: V slides along it; the sum comes in between, so
         # X's and Δ's numbers each move one row to it and cross no other row)
-        line = VGroup(lab, v_grid, eq, d_grid).arrange(RIGHT, buff=T.BUFF)
-        line.move_to(self.panel_top + DOWN * 0.6, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
+        # (a little closer than the rows' usual gap: the line ends left of the close-up)
+        line = VGroup(lab, v_grid, eq, d_grid).arrange(RIGHT, buff=0.18)
+        # (on V's own row, row 2: V's numbers slide straight along it; the sum is written in
+        # row 1, between X's row and this one, so X's numbers come down into it and Δ's up,
+        # and none goes round the rows into the close-up open on the right; reviews 35)
+        line.move_to(self.panel_top + DOWN * 1.2, aligned_edge=UP + LEFT).align_to(self.code, LEFT)
         if v_row is not None:
             # V's own row of numbers slides into the line (the same object: no morph between
             # two layouts of the same digits)
@@ -1425,7 +1353,7 @@ class ToyLoopScene(StoryboardScene):
             self.lens_open(lay, src)
         # ("≈" where the sum as written, to two decimals, does not add up: the plan's check)
         new_row = self.row(f"{T.X_l(l + 1)} = {T.X_l(l)} + {T.X_l(l, 'Δ')} "
-                           + ("=" if lay["sum_gap"] < 0.005 else "≈"), src.x_out, T.X, 2)
+                           + ("=" if lay["sum_gap"] < 0.005 else "≈"), src.x_out, T.X, 1)
         # "Added tip to tail, it carries X to the next X": the sum, as it is said
         # (layer 0 says it mid-sentence: "Magnified: delta, ..., added tip to tail, gives X
         # one"). In the open lens X slides along Δ as it is said, the sum is written beside it
@@ -1448,25 +1376,22 @@ class ToyLoopScene(StoryboardScene):
         flying, merged = [], []
         lane = 0.2              # the two lanes, above and below the new row's middle
         # (X's numbers, at full size, rise out of their row into the free lane over it, go
-        # right past the Δ line's end, down to the sum's LOWER lane and left into their
-        # slots; then Δ's drop straight down from the row just over it into the UPPER lane:
-        # stacked in a column, Δ's over X's, a moment, before they merge into the sum. No
+        # right to their slots and down into the sum's UPPER lane (the row is empty there);
+        # then Δ's rise straight up from the row under it into the LOWER lane and along it:
+        # stacked in a column, X's over Δ's, a moment, before they merge into the sum. No
         # number passes over a row or another number)
-        over = x_row.get_top()[1] + 0.2
-        side = max(step_row.get_right()[0], new_row.get_right()[0]) + 0.3
+        # (under the title: the rows stand just below it)
+        over = min(x_row.get_top()[1] + 0.2,
+                   self.title.get_bottom()[1] - 0.08 - x_row[1].nums[0].height / 2)
         for j, num in enumerate(new_row[1].nums):
             xc = x_row[1].nums[j].copy()
             dc = step_row[1].nums[j].copy()
             s_ = num.get_center()
             xa, da = xc.get_center(), dc.get_center()
             up, down = s_[1] + lane, s_[1] - lane
-            # (each its own turning point, as far right of the first one's as it starts right
-            # of the first: the two move as one row, never closing up on each other)
-            sj = side + (xa[0] - x_row[1].nums[0].get_center()[0])
-            flying.append(glide(xc, [xa, [xa[0], over, 0.0], [sj, over, 0.0],
-                                     [sj, down, 0.0], [s_[0], down, 0.0]], 0.0, 0.45,
-                                vanish=0.86))
-            flying.append(glide(dc, [da, [da[0], up, 0.0], [s_[0], up, 0.0]], 0.48, 0.66,
+            flying.append(glide(xc, [xa, [xa[0], over, 0.0], [s_[0], over, 0.0],
+                                     [s_[0], up, 0.0]], 0.0, 0.45, vanish=0.86))
+            flying.append(glide(dc, [da, [da[0], down, 0.0], [s_[0], down, 0.0]], 0.48, 0.66,
                                 vanish=0.86))
             merged += [xc, dc]
         self.add(*merged)
@@ -1613,19 +1538,21 @@ class ToyLoopScene(StoryboardScene):
         x0, x1 = lay["x_in"], lay["x_out"]
         plane = self.plane
         c = plane.p(z["center"])
-        # the lens magnifies the plan's width to the plane's size, exactly (so a later
-        # close-up is layer 0's zoomed out `fresh.zoom_out` times on screen too); the square
-        # marking it on the plane is drawn at least 0.22 wide, to be seen
-        k = PLANE_SIZE / (z["width"] * plane.units)
-        side = max(z["width"] * plane.units, 0.22)
+        # the lens magnifies the plan's width to its own width, LENS_W, exactly (so a later
+        # close-up is layer 0's zoomed out `fresh.zoom_out` times on screen too): as tall as
+        # the plane and wider, reaching left of it up to the rows (reviews 35: the close-up
+        # was the plane's 260 px); the rectangle marking it on the plane (the lens shrunk to
+        # what it shows) is drawn at least 0.22 high, to be seen
+        k = LENS_W / (z["width"] * plane.units)
+        shrink = max(1.0 / k, 0.22 / PLANE_SIZE)
         # (the lens covers the plane and any name standing past its right edge: X's name sits
         # right of its tip when X lies along the x-axis; nothing of the plane peeks out)
         right = max([m.get_right()[0] for m in self.plane_labels()] + [plane.get_right()[0]])
         extra = right - plane.get_right()[0] + (0.06 if right > plane.get_right()[0] else 0.0)
-        wide = (PLANE_SIZE + extra) / PLANE_SIZE
-        spot = Rectangle(width=side * wide, height=side, color=T.TEXT, stroke_width=2).move_to(c)
-        lens = Rectangle(width=PLANE_SIZE + extra, height=PLANE_SIZE, color=T.TEXT,
-                         stroke_width=2).move_to(plane).shift(RIGHT * extra / 2)
+        lens = Rectangle(width=LENS_W + extra, height=PLANE_SIZE, color=T.TEXT, stroke_width=2)
+        lens.align_to(plane, UP).align_to(plane, RIGHT).shift(RIGHT * extra)
+        spot = Rectangle(width=lens.width * shrink, height=lens.height * shrink, color=T.TEXT,
+                         stroke_width=2).move_to(c)
         # (a plane name half under the lens's edge would be cut by it: it steps out while the
         # lens is open, back as it shuts; reviews 34: "V^(1" clipped at the lens's left)
         lo_l, hi_l = lens.get_corner(DOWN + LEFT), lens.get_corner(UP + RIGHT)
@@ -1828,7 +1755,7 @@ class ToyLoopScene(StoryboardScene):
         full = VGroup(lens, grid, here[0], shown_scale[0]) if zoom_in else \
             VGroup(lens, grid, *[m for m in trail if all(m is not t for t in trail_names)],
                    here[0], shown_scale[0])
-        small = full.copy().scale(side / PLANE_SIZE, about_point=lens.get_center()) \
+        small = full.copy().scale(shrink, about_point=lens.get_center()) \
             .shift(c - lens.get_center())
         self.play(ReplacementTransform(small, full), run_time=f * self.quick(0.1, 0.8))
         pre = None
@@ -1927,7 +1854,7 @@ class ToyLoopScene(StoryboardScene):
         ghost.add(trail)
         self._lens = dict(f=f, spot=spot, lens=lens, here=here, there=there, step=step,
                           hidden=hidden,
-                          name=name, scale=scale, ghost=ghost, c=c, side=side, length=length,
+                          name=name, scale=scale, ghost=ghost, c=c, shrink=shrink, length=length,
                           trail=trail, trail_names=trail_names, extra=[grid])
 
     def lens_grid(self, lens, anchor, step: float) -> VGroup:
@@ -2004,7 +1931,7 @@ class ToyLoopScene(StoryboardScene):
         self.play(*[FadeOutPlace(m) for m in names + [length[0]]],
                   run_time=self.quick(0.05, 0.3 if self.layer == 0 else 0.2))
         self.add(inside, c0, *([there] if x_name is not None else []))
-        moves = [inside.animate.scale(z["side"] / PLANE_SIZE, about_point=lens.get_center())
+        moves = [inside.animate.scale(z["shrink"], about_point=lens.get_center())
                  .shift(z["c"] - lens.get_center())]
         if x_name is not None:
             moves.append(glide(there, [there.get_center(), x_name.get_center()],
@@ -2142,9 +2069,15 @@ class ToyLoopScene(StoryboardScene):
         # the heads come in as the last layer's numbers move into their column (same numbers)
         keyed = [k for k, _, _ in keys]
         moved = {keyed.index(k): m for k, m in last.items()}
+        # (V's numbers, in the row under the new X's, go second: their cell is above the new
+        # X's, and moving together the two crossed on the way)
+        first_half = lambda t: smooth(min(1.0, t / 0.55))          # noqa: E731
+        second_half = lambda t: smooth(max(0.0, t - 0.45) / 0.55)  # noqa: E731
         self.play(FadeInPlace(VGroup(*heads)),
-                  *[ReplacementTransform(m, cells[i][n - 1]) for i, m in moved.items()],
-                  run_time=self.quick(0.05, 0.8))
+                  *[ReplacementTransform(m, cells[i][n - 1],
+                                         rate_func=second_half if keyed[i] == "v" else first_half)
+                    for i, m in moved.items()],
+                  run_time=self.quick(0.05, 1.0))
         # the real table first, row by row (every value in its own cell: nothing hypothetical
         # yet, so no grey value is read as a real one)
         dims = [cell for row in cells[1:4] for cell in row[1:]]
@@ -2152,8 +2085,9 @@ class ToyLoopScene(StoryboardScene):
         # per layer."), "If Q, K and V were computed once ...", "Only X carries over ...")
         d = self.cue_with("Every column", 1) - 1 if self.beat.get("cues") else 0
         # ("Side by side, layer by layer: every column differs. Each layer ...": the rows
-        # come in while "side by side" is said, and at "every column differs" the Q, K and V
-        # rows are each outlined across their columns)
+        # come in while "side by side" is said, and at "every column differs" each column's
+        # Q, K and V are outlined, a box a column: what is said is boxed (reviews 35: the rows
+        # were)
         said = self.cue_with("every column", -1)
         built = self.phrase_time(said, "every column") - 0.1 if said >= 0 else None
         for i, r in enumerate(rows):
@@ -2163,7 +2097,8 @@ class ToyLoopScene(StoryboardScene):
                                 len(rows), 0.5, 0.8))
         if said >= 0:
             self.hold_until(built)
-            self.emphasize(*[VGroup(*cells[r]) for r in (1, 2, 3)], run_time=1.4, buff=0.03)
+            self.emphasize(*[VGroup(*[cells[r][i] for r in (1, 2, 3)]) for i in range(n)],
+                           run_time=1.4, buff=0.03)
             d = self.cue_with("Each layer", said + 1) - 1
         self.hold_until_cue(1 + d)
         # "every column differs: each layer multiplies the current X by its own matrices":
@@ -2392,8 +2327,8 @@ class ToyLoopScene(StoryboardScene):
         why = VGroup(txt("The chapter's point (not measured in this toy):", T.TYPE.body * 1.2,
                          T.MUTED),
                      wrapped("a later X holds more context, so what the token asks for "
-                             "(Q) and offers (K, V) changes", 46, T.TYPE.body * 1.25, T.TEXT,
-                             max_width=12.0))
+                             "(Q), advertises (K) and offers (V) changes", 52,
+                             T.TYPE.body * 1.25, T.TEXT, max_width=12.0))
         for line in why[1]:
             line.align_to(why[1][0], LEFT)
         why.arrange(DOWN, buff=0.2, aligned_edge=LEFT)

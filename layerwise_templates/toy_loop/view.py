@@ -56,8 +56,6 @@ class Split(View):
     x_max_of: str               # which has the largest X part
     ratio_v: float              # V's matrices' part over its X part
     ratio_v_both: float         # ... the smaller of both orders (> 1: the swap did more)
-    v_lens_width: float         # the close-up of V's X part: its width (data units)
-    v_lens_bar: float           # ... and its scale bar
 
 
 class Reuse(View):
