@@ -12,28 +12,37 @@ Beats (storyboard `show` names, moments.py):
              numbers as cells in the value colours; a dot of X flies into every card
 - `query`    X × W_Q^(l,h) (a block the copy of X enters) = the head's query
 - `keys`     the query moves up; every token's X (a blue column) into W_K, its key
-             out as a teal strip along a lane under the columns and up into its place
-- `dots`     a copy of the query lands on each key, their dot product drops out
-- `dots`/`scale` the top key's products written out as a box moves over each q_i, k_i
-             pair; the largest dot product boxed while said; every dot product ÷ √d_head:
+             out as a teal strip along a lane under the columns and up into its place;
+             only the top key's numbers are written (the others stay strips)
+- `dots`     a copy of the query slides under every key; the top key's products worked in
+             a table: each q_i, k_i pair travels down into it, its product beside them,
+             the other products' sum, the total, which rises into the row; a copy of the
+             query rides on under the other keys, their dot products appearing
+- `scale`    the largest dot product boxed while said; every dot product ÷ √d_head:
              the scores (a short arrow per column, the new number at its tip)
 - `exp`      e^(score − max score) under each score (why the shift cancels, one line), and
              their sum written out: the two largest terms and "the other n" (a row two steps
              old leaves: at most three rows of numbers on screen)
-- `softmax`  each exp ÷ the sum: the attention weights (3 decimals) and bars
+- `softmax`  a copy of the sum travels into the row's name (÷ sum), each exp ÷ the sum:
+             the attention weights (3 decimals) and bars
 - `values`   the rows above give way; every token's X into W_V, its value out as a red
-             strip (the first alone, then the rest one by one); every weight moves under its
-             value; the two heaviest light up and appear in the written sum; under each value
-             a red strip shrinks to its weight, the strips slide together into the head's
-             output, which is named only then; what the focus token takes in, one line
+             strip (the first alone, then the rest one by one; the top one's numbers
+             written); the weights row moves down; the two heaviest weights rise into a
+             written sum and their values come down into it as numbers, the other values,
+             shrunk to their weights, into its "+ …", the head's output out of its "=",
+             named only then; what the focus token takes in, one line
 - `matrix`   the head's whole matrix (bank's row ringed); `diagonal` the cells just before
 - `grid`     every head's matrix, its mean weight on the token just before; the two heads the
              voice names (the strongest, the next) grow into labelled matrices, the rest leave
-- `join`     every head's output (d_head numbers) joined, × W_O: Δ_attn, its length (round
-             32: the per-head pieces of W_O, a second analysis of Δ_attn, left the template)
-- `add`      X goes around attention on the skip path; X + Δ_attn, numbers added; a box for
-             what follows in the model (post-LN: LayerNorm, FFN, LayerNorm), then layer l+1;
-             the followed head's layer-(l+1) query beside its layer-l one (plan values)
+- `join`     every head's output (d_head numbers) joined; W_O as a square with a band of rows
+             per head: the joined row stands beside it, each piece runs across its band, the
+             bands drop together into one row, + bias: Δ_attn (turned into its column), its
+             length
+- `add`      the diagram (X, attention, the plus), each column under its piece of it; X runs
+             along the skip path and Δ_attn out of attention into the plus, the sum comes out
+             of it, numbers added; a box for what follows in the model (post-LN: LayerNorm,
+             FFN, LayerNorm), then layer l+1; the followed head's layer-(l+1) query beside
+             its layer-l one (plan values)
 The bottom caption is shown part by part (its "; " parts), each from the sentence that says
 it (CAPTION_CUES); PAUSES and END_HOLD give key results a moment of quiet.
 Every number drawn is a `Num` bound to its plan path; the scene does no model arithmetic.
@@ -47,10 +56,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DOWN, LEFT, PI, RIGHT, UP, Arrow, Circle, Create, Dot, FadeIn,
-                   FadeOut, GrowArrow, GrowFromCenter, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, Rectangle,
+                   FadeOut, GrowArrow, GrowFromCenter, GrowFromEdge, Indicate, LaggedStart, Line, ManimColor, Mobject, MoveAlongPath, Rectangle,
                    ReplacementTransform,
                    Succession, SurroundingRectangle, Transform, UpdateFromAlphaFunc, VGroup,
-                   Write)
+                   VMobject, Write)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -73,6 +82,11 @@ NUM = T.TYPE.body                   # the worked numbers (scores, weights, Q, X)
 KV = T.TYPE.body                    # keys and values side by side, at NUM too: bare columns
                                     # (no brackets, which touched at this size; their label and
                                     # ⋮ say they are vectors)
+READ = 28                           # round 35 (two reviews: nine columns of signed numbers ran
+                                    # together at 0:43-1:31, ~14 px digits): the numbers the
+                                    # voice works with (the query, the keys and values it reads,
+                                    # the products, the head's output) at 22 px; every other key
+                                    # and value is a strip of its colour
 F = 36                              # formulas with scripts: a size over T.TYPE.math (review
                                     # 26: superscripts such as (0,2) ~7 px at 30)
 PITCH, TOK_X0 = 1.14, -3.0         # the worked example: column spacing, first column's x
@@ -97,6 +111,44 @@ USED = 0.35                         # a row that has been used greys to this opa
 # the join beat's rows: the heads' outputs, the joined row (round 33, review 32b: both sat in
 # the top half over an empty bottom 40 %)
 Y_HEADS, Y_JOINED = 1.8, 0.35
+
+
+def full_scripts(src: str) -> str:
+    """Typst math with its scripts at the formula's own size (round 35, two reviews: the layer
+    and head superscripts, `(0,2)`, read ~8 px): `X^((0))` -> `X^(display((0)))`; a capital
+    subscript (`W_Q`) stays a script, it reads. Nested scripts are rewritten too."""
+    out, i = [], 0
+    while i < len(src):
+        c = src[i]
+        if c not in "^_" or i + 1 >= len(src):
+            out.append(c)
+            i += 1
+            continue
+        nxt = src[i + 1]
+        if nxt == "(":
+            depth, j = 0, i + 1
+            while j < len(src):
+                depth += {"(": 1, ")": -1}.get(src[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            arg, i = full_scripts(src[i + 2:j]), j + 1
+        elif nxt == '"':
+            j = src.index('"', i + 2)
+            arg, i = src[i + 1:j + 1], j + 1
+        elif c == "_" and nxt.isupper():
+            out.append(src[i:i + 2])
+            i += 2
+            continue
+        else:
+            arg, i = nxt, i + 2
+        out.append(f"{c}(display({arg}))")
+    return "".join(out)
+
+
+def sym(src: str, size: float, color=T.TEXT):
+    """A formula of this video, its scripts at full size (`full_scripts`)."""
+    return math(full_scripts(src), size, color)
 
 
 def underline(m: Mobject) -> Mobject:
@@ -287,7 +339,7 @@ class PerHeadScene(StoryboardScene):
 
     def plus_b(self, X: str) -> list:
         """'+ b_X^((l,h))' after a product, where the model has that bias."""
-        return ([txt("+", T.TYPE.body, T.MUTED), math(self.sup(f"b_{X}"), F, T.QUANTITY[X.lower()])]
+        return ([txt("+", T.TYPE.body, T.MUTED), sym(self.sup(f"b_{X}"), F, T.QUANTITY[X.lower()])]
                 if self.bias() else [])
 
     def sup(self, base: str) -> str:
@@ -415,32 +467,6 @@ class PerHeadScene(StoryboardScene):
         self.play(*[FadeIn(m) for m in cols], *[FadeOut(x) for x in strips], run_time=0.25 * t)
         self.gone(*strips)
 
-    def weigh_and_add(self, parts: list, ws: list, out, lane: float, t: float) -> None:
-        """The weighted sum, each step seen (review 20: the values only dimmed and one copy
-        flew): under each value a strip of its colour standing for it; every strip shrinks
-        to its attention weight (the light ones to slivers), its value dimming with it; the
-        strips slide along the lane, one on top of another, to the output's place, where they
-        become the output. No digits travel."""
-        H = 0.4
-        strips = VGroup(*[Rectangle(width=0.34, height=H, stroke_color=T.V, stroke_width=1.5,
-                                    fill_color=T.V, fill_opacity=0.35)
-                          .move_to([m.get_x(), lane, 0]) for m in parts])
-        self.play(LaggedStart(*[FadeIn(x, shift=0.15 * DOWN) for x in strips],
-                              lag_ratio=0.06), run_time=0.2 * t)
-        self.play(*[x.animate.stretch_to_fit_height(max(0.03, H * float(w)))
-                    for x, w in zip(strips, ws)],
-                  *[ghost(m, max(USED, float(w))) for m, w in zip(parts, ws)],
-                  run_time=0.3 * t)
-        dest = out.nums if hasattr(out, "nums") else out
-        x_out = dest.get_x()
-        self.play(LaggedStart(*[x.animate.set_x(x_out) for x in strips], lag_ratio=0.04),
-                  run_time=0.25 * t)
-        self.play(*[x.animate.stretch_to_fit_height(max(x.height, 0.03) * (dest.height + 0.1)
-                                                    / H).move_to(dest) for x in strips],
-                  run_time=0.12 * t)
-        self.play(FadeInPlace(out), FadeOut(strips), run_time=0.13 * t)
-        self.gone(strips)
-
     def keep(self, *ms) -> None:
         self.st.on.extend(ms)
 
@@ -497,9 +523,9 @@ class PerHeadScene(StoryboardScene):
         # 15 s): every layer makes fresh Q, K, V with its own matrices from the X it reads
         B = T.TYPE.body
         each = inline(txt("each layer: its own", B, T.TEXT),
-                      *[math(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"],
+                      *[sym(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"],
                       txt("times the X it reads:", B, T.TEXT), txt("fresh", B, MARK),
-                      math("Q, K, V", F, T.TEXT), buff=0.15)
+                      sym("Q, K, V", F, T.TEXT), buff=0.15)
         if len(stack):
             stack.arrange(RIGHT, buff=0.3).next_to(switch, DOWN, buff=0.5)
             each.next_to(stack, DOWN, buff=0.4).set_x(0)
@@ -539,7 +565,7 @@ class PerHeadScene(StoryboardScene):
                           T.X, summary=True,
                           length=d["shape"]["d_model"])
         col.at(LEFT_X, 1.0)
-        label = inline(math(x, F, T.X), txt(f"of '{word}'", S, T.TEXT))
+        label = inline(sym(x, F, T.X), txt(f"of '{word}'", S, T.TEXT))
         label.next_to(col, UP, buff=0.15).align_to([EDGE_X, 0, 0], LEFT)
         group = VGroup(label, col)
         group.col = col
@@ -571,7 +597,7 @@ class PerHeadScene(StoryboardScene):
         cards = VGroup(*[HeadCard(h, height=1.0) for h in range(n)])
         cards.arrange_in_grid(rows=2, buff=(0.3, 0.25)).move_to([1.5, 1.15, 0])
         B = T.TYPE.body
-        names = inline(*[math(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"], buff=0.25)
+        names = inline(*[sym(f"W_{X}", F, T.QUANTITY[X.lower()]) for X in "QKV"], buff=0.25)
         legend = inline(txt("each head: its own", B, T.TEXT), names,
                         txt(f"({dm} × {dh})", B, T.TEXT), buff=0.15)
         legend.next_to(cards, DOWN, buff=0.15).align_to(cards, LEFT)
@@ -796,7 +822,7 @@ class PerHeadScene(StoryboardScene):
         x_to[0] += dx
         block = Rectangle(width=0.5, height=1.7, stroke_color=T.Q, stroke_width=2,
                           fill_color=T.Q, fill_opacity=0.3).move_to([-3.6 + dx, 0.35, 0])
-        wname = math(self.sup("W_Q"), F, T.Q).next_to(block, UP, buff=0.12)
+        wname = sym(self.sup("W_Q"), F, T.Q).next_to(block, UP, buff=0.12)
         wsize = txt(f"{d['shape']['d_model']} × {d['shape']['d_head']}", S, T.TEXT)
         wsize.next_to(block, DOWN, buff=0.12)
         times = txt("×", T.TYPE.body, T.MUTED).move_to([-4.65 + dx, 0.35, 0])
@@ -806,9 +832,9 @@ class PerHeadScene(StoryboardScene):
             b.set_y(0.35)
             shift = b.get_right()[0] + 0.1 - (-2.9 + dx)
         eq = txt("=", T.TYPE.body, T.MUTED).move_to([-2.7 + dx + shift, 0.35, 0])
-        q = self.column(h["q"], p.q.path, h["decimals"]["q"], T.Q, summary=True)
+        q = self.column(h["q"], p.q.path, h["decimals"]["q"], T.Q, summary=True, size=READ)
         q.move_to([-1.3 + dx + shift, 0.35, 0])
-        qlabel = inline(math(self.sup("Q"), F, T.Q), txt(f"of '{d['focus']['token']}'", S,
+        qlabel = inline(sym(self.sup("Q"), F, T.Q), txt(f"of '{d['focus']['token']}'", S,
                                                          T.MUTED))
         qlabel.next_to(q, UP, buff=0.15).align_to(q, LEFT)
         note = txt(f"({self.layer},{i}): layer {self.layer}, head {i}", T.TYPE.label, T.TEXT)
@@ -883,21 +909,18 @@ class PerHeadScene(StoryboardScene):
                            Y_TOK - 0.07)
         underline(toks[self.slots().index(f)])
         stagger(toks, PITCH - 0.1)
-        keys = VGroup(*[(txt("…", S, T.MUTED) if t is None else
-                         self.bare(self.column(h["k"][t], p.k[t].path, h["decimals"]["k"],
-                                               T.K, size=KV)))
-                        .move_to([self.xs(j), COL_TOP - 0.6, 0]) for j, t in
-                        enumerate(self.slots())])
-        for k in keys:
-            if isinstance(k, VectorColumn):
-                k.align_to([0, COL_TOP, 0], UP)
-        klabel = self.label_at(math(self.sup("K"), F, T.K), keys.get_y())
+        keys = self.kv_row(h["k"], p.k, h["decimals"]["k"], T.K, {h["top"]["pos"]})
+        klabel = self.label_at(sym(self.sup("K"), F, T.K), keys.get_y())
         target_q = q.copy().move_to([LEFT_X, 0, 0]).align_to([0, COL_TOP, 0], UP)
         target_q.align_to([EDGE_X + 0.05, 0, 0], LEFT)
         target_l = qlabel.copy().next_to(target_q, UP, buff=0.1).align_to(target_q, LEFT)
+        # its "32 dims" leaves before it moves up (said already; at READ size the column
+        # reaches the dot products' row, whose name would sit on it)
+        target_q.remove(target_q.summary)
+        qdims = q.summary
         old = [m for m in (self.st.x, self.st.tokens) if m is not None]
-        how = inline(txt("each token's key:", S, T.TEXT), math(T.X_l(self.layer), F, T.X),
-                     txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_K"), F, T.K),
+        how = inline(txt("each token's key:", S, T.TEXT), sym(T.X_l(self.layer), F, T.X),
+                     txt("×", T.TYPE.body, T.MUTED), sym(self.sup("W_K"), F, T.K),
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("K"))
         how.move_to([0, -1.3, 0])
@@ -914,7 +937,7 @@ class PerHeadScene(StoryboardScene):
         # row's label and Q's "32 dims" at 1:09)
         drop = W_DROP + 0.35
         wk = wq.copy().set_stroke(T.K).set_fill(T.K, 0.3).move_to([-3.95, 0.35 - drop, 0])
-        wkname = math(self.sup("W_K"), F, T.K).next_to(wk, LEFT, buff=0.12)
+        wkname = sym(self.sup("W_K"), F, T.K).next_to(wk, LEFT, buff=0.12)
 
         def into(js, t):
             self.play(LaggedStart(*[xs[j].animate.move_to(wk).scale(0.6).set_opacity(0)
@@ -923,8 +946,8 @@ class PerHeadScene(StoryboardScene):
             self.gone(*[xs[j] for j in js])
 
         def out_of(js, t):
-            cols = [keys[j] for j in js if isinstance(keys[j], VectorColumn)]
-            dots = [keys[j] for j in js if not isinstance(keys[j], VectorColumn)]
+            cols = [keys[j] for j in js if self.slots()[j] is not None]
+            dots = [keys[j] for j in js if self.slots()[j] is None]
             if dots:
                 self.play(*[FadeInPlace(m) for m in dots], run_time=0.1 * t)
             self.emerge(wk, cols, T.K, Y_DOT - 0.05, (0.9 if dots else 1) * t)
@@ -933,8 +956,8 @@ class PerHeadScene(StoryboardScene):
             # X, the tokens and the query's product leave first: nothing is left on the
             # query's way up (review 27: it crossed the fading W_Q, + b and =)
             (0.8, lambda t: (self.play(*[FadeOutPlace(m) for m in old],
-                                       FadeOutPlace(product), run_time=t),
-                             self.gone(product))),
+                                       FadeOutPlace(product), FadeOutPlace(qdims), run_time=t),
+                             q.remove(qdims), self.gone(product, qdims))),
             (1, lambda t: self.play(Transform(q, target_q), Transform(qlabel, target_l),
                                     run_time=t)),
             (1.5, lambda t: self.play(LaggedStart(*[FadeInPlace(m) for m in toks],
@@ -951,8 +974,9 @@ class PerHeadScene(StoryboardScene):
                                  t)),
             # W_K's name leaves before the keys' own label takes the row
             (1, lambda t: (self.play(FadeOutPlace(VGroup(wk, wkname, xlabel)),
-                                     FadeInPlace(klabel), run_time=t),
-                           self.gone(wk, wkname, xlabel)))])])
+                                     run_time=0.4 * t),
+                           self.gone(wk, wkname, xlabel),
+                           self.play(FadeInPlace(klabel), run_time=0.6 * t)))])])
         self.gone(*old)
         for m in old:
             self.st.on.remove(m)
@@ -961,6 +985,28 @@ class PerHeadScene(StoryboardScene):
         self.set_slot("key_how", how)
         self.keep(toks, keys, klabel)
 
+    def kv_row(self, vecs, views, decimals: int, color, read: set) -> VGroup:
+        """Every token's key (or value) under its token, one per slot ('…' at an ellipsis):
+        the ones the voice reads (`read`, token positions) as their first numbers at READ
+        size, every other as a strip of its colour, as tall (round 35, two reviews: nine
+        columns of signed numbers ran together)."""
+        cols = {t: self.bare(self.column(vecs[t], views[t].path, decimals, color, size=READ))
+                for t in read if t in self.slots()}
+        tall = max((c.height for c in cols.values()), default=1.1)
+        row = VGroup()
+        for j, t in enumerate(self.slots()):
+            if t is None:
+                m = txt("…", S, T.MUTED).move_to([self.xs(j), COL_TOP - tall / 2, 0])
+            elif t in cols:
+                m = cols[t]
+                m.move_to([self.xs(j), 0, 0]).align_to([0, COL_TOP, 0], UP)
+            else:
+                m = Rectangle(width=0.3, height=tall, stroke_color=color, stroke_width=1.5,
+                              fill_color=color, fill_opacity=0.3)
+                m.move_to([self.xs(j), COL_TOP - tall / 2, 0])
+            row.add(m)
+        return row
+
     def x_strips(self) -> tuple[dict, Mobject]:
         """Every token's X as a blue column under its token (where its key or value will be;
         its numbers are not shown), by column index, and the row's label."""
@@ -968,12 +1014,12 @@ class PerHeadScene(StoryboardScene):
         strips = {j: Rectangle(width=0.3, height=1.1, stroke_color=T.X, stroke_width=1.5,
                                fill_color=T.X, fill_opacity=0.3).move_to([self.xs(j), y, 0])
                   for j, t in enumerate(self.slots()) if t is not None}
-        return strips, self.label_at(math(T.X_l(self.layer), F, T.X), y)
+        return strips, self.label_at(sym(T.X_l(self.layer), F, T.X), y)
 
     def beat_dots(self, beat) -> None:
         d, (h, p) = self.data, self.head()
         dots = self.row(p.dots, h["decimals"]["dots"], Y_DOT)
-        label = self.label_at(math(f"{self.sup('Q')} dot K", F), Y_DOT)
+        label = self.label_at(sym(f"{self.sup('Q')} dot K", F), Y_DOT)
         cols = [j for j, t in enumerate(self.slots()) if t is not None]
         gaps = [dots[j] for j, t in enumerate(self.slots()) if t is None]
         keys = {j: self.st.keys[j] for j in cols}
@@ -997,27 +1043,25 @@ class PerHeadScene(StoryboardScene):
                       Indicate(self.st.q.nums, color=T.Q, scale_factor=1.06), run_time=0.5 * t)
             self.play(c.animate.set_x(x), run_time=0.5 * t)
 
-        def meet(js, t, keep=False):
+        def meet(js, t):
             for j in js:
                 c = qcopy()
                 to_lane(c, self.xs(j), 0.55 * t)
                 self.play(Indicate(keys[j], color=T.Q, scale_factor=1.06),
                           FadeIn(dots[j], shift=0.2 * DOWN), run_time=0.3 * t)
-                if keep:
-                    self._qc = c
-                else:
-                    self.play(FadeOut(c), run_time=0.15 * t)
-                    self.gone(c)
+                self.play(FadeOut(c), run_time=0.15 * t)
+                self.gone(c)
 
         def meet_rest(js, t):
-            # the copy left under the top key goes on to every other key, left to right;
-            # each dot product comes in as it passes under its key
-            c = getattr(self, "_qc", None)
-            if c is None:
-                c = qcopy()
-                to_lane(c, self.xs(js[0]) - 0.6, 0.2 * t)
-            else:
-                self.play(c.animate.set_x(self.xs(js[0]) - 0.6), run_time=0.2 * t)
+            # the worked table has done its part and leaves (the copy's lane crosses it); a
+            # copy of the query goes on to every other key, left to right; each dot product
+            # comes in as it passes under its key
+            if len(worked):
+                self.play(FadeOutPlace(worked), run_time=0.1 * t)
+                self.gone(worked)
+                t *= 0.9
+            c = qcopy()
+            to_lane(c, self.xs(js[0]) - 0.6, 0.2 * t)
             x0, x1 = c.get_x(), self.xs(js[-1])
             for j in js:
                 dots[j].set_opacity(0)
@@ -1036,56 +1080,75 @@ class PerHeadScene(StoryboardScene):
                 dots[j].set_opacity(1)
             self.play(FadeOut(c), run_time=0.15 * t)
             self.gone(c)
-            self._qc = None
         top = self.slots().index(h["top"]["pos"]) if h["top"]["pos"] in self.slots() else None
         how = self.shown.pop("key_how", None)
-        # what one dot product adds up: the shown entries' products and the rest, counted
         n_show, dh = d["show"], d["shape"]["d_head"]
-        terms = " + ".join(f"q_{i + 1} k_{i + 1}" for i in range(n_show))
-        sums = inline(math(f"{self.sup('Q')} dot K = {terms} +", F),
-                      txt(f"{dh - n_show} more products", T.TYPE.body, T.TEXT))
-        sums.move_to([0, -1.45, 0])
-        # one dot product written out, the top key's (review 27: the products the voice names
-        # never appeared): each pair of entries lights up and its product is written; the
-        # other products' sum; their total, which is the key's dot product in the row
+        # one dot product worked, the top key's (review 27: the products the voice names never
+        # appeared; round 35, two reviews: the products were written far from the numbers
+        # they came from): copies of q_i and k_i travel down into a table in the free band,
+        # side by side, and their product appears beside them; the other products' sum under
+        # them, a rule, the total, which then rises into its place in the row
         worked = VGroup()
         if top is not None:
             tp, pd = h["top"]["pos"], h["products_decimals"]
-            terms = [Num(p.products[i], None, pd, NUM) for i in range(n_show)]
-            rest = Num(p.products_rest, None, pd, NUM)
-            total = Num(p.dots[tp], None, pd, NUM, MARK)
-            parts = [txt(f"'{h['top']['token']}':", NUM, T.TEXT)]
-            for i, m in enumerate(terms):
-                parts += ([txt("+", NUM, T.MUTED)] if i else []) + [m]
-            parts += [txt("+", NUM, T.MUTED), rest, txt(f"({dh - n_show} more)", T.TYPE.body, T.TEXT),
-                      txt("=" if h["products_add"] else "≈", NUM, T.MUTED), total]
-            worked = inline(*parts, buff=0.15).move_to([0, -2.4, 0])
-            worked.terms, worked.rest, worked.total = terms, rest, total
+            qx, kx, px, y0, dy = -2.3, -0.2, 2.5, -0.25, 0.48
+            ys = [y0 - dy * i for i in range(n_show + 1)]
+            terms = [Num(p.products[i], None, pd, READ) for i in range(n_show)]
+            rest = Num(p.products_rest, None, pd, READ)
+            total = Num(p.dots[tp], None, pd, READ, MARK)
+            for i, m in enumerate([*terms, rest]):
+                m.move_to([0, ys[i], 0]).align_to([px, 0, 0], RIGHT)
+            sym_ = [VGroup(txt("×", READ, T.MUTED).move_to([(qx + kx) / 2, y, 0]),
+                           txt("=", READ, T.MUTED).move_to([kx + 0.95, y, 0])) for y in ys[:-1]]
+            more = VGroup(txt("⋮", READ, T.Q).move_to([qx, ys[-1], 0]),
+                          txt("⋮", READ, T.K).move_to([kx, ys[-1], 0]))
+            note = txt(f"the other {dh - n_show} products", S, T.TEXT)
+            note.next_to(rest, RIGHT, buff=0.3)
+            rule = Line([px - 1.5, ys[-1] - 0.3, 0], [px, ys[-1] - 0.3, 0], color=T.MUTED,
+                        stroke_width=2)
+            total.move_to([0, ys[-1] - 0.62, 0]).align_to([px, 0, 0], RIGHT)
+            # all of them added ("≈" where the rounded terms do not add up as written)
+            eq = inline(txt("added", S, T.TEXT),
+                        txt("=" if h["products_add"] else "≈", READ, T.MUTED), buff=0.15)
+            eq.next_to(total, LEFT, buff=0.2)
+            worked = VGroup(*terms, *sym_, more, rest, note, rule, eq, total)
+            worked.terms, worked.total, worked.ys = terms, total, ys
+            worked.rows = [VGroup(terms[i], sym_[i]) for i in range(n_show)]
+            worked.last = VGroup(more, rest, note)
+            worked.sum = VGroup(rule, eq, total)
+            worked.at = (qx, kx)
 
         def written_out(t):
-            """The top key's products, one pair of entries at a time, then the rest, then
-            their total (the dot product the row gets)."""
+            """The top key's products: each pair of entries travels down into the table and
+            their product appears beside them; then the rest, the rule and the total."""
             tk, q = self.st.keys[top], self.st.q
-            u = t / (n_show + 2.5)
-
-            # review 31: an Indicate in each number's own colour did not show: a box round
-            # q_i and one round k_i, moving from pair to pair as each product is written
-            def pair(i):
-                return VGroup(*[SurroundingRectangle(m, color=MARK, buff=0.05, stroke_width=2.5)
-                                for m in (q.nums[i], tk.nums[i])])
-            box = pair(0)
-            self.play(FadeInPlace(worked[0]), FadeIn(box), run_time=0.4 * u)
+            u = t / (n_show + 2)
+            qx, kx = worked.at
             for i in range(n_show):
-                if i:
-                    self.play(Transform(box, pair(i)), run_time=0.3 * u)
-                self.play(FadeIn(VGroup(*worked[1 + 2 * i - (1 if i else 0):2 + 2 * i]),
-                                 shift=0.1 * DOWN), run_time=(0.7 if i else 1.0) * u)
-                self.wait(0.2 * u)
-            k0 = 2 * n_show
-            self.play(FadeOut(box), FadeInPlace(VGroup(*worked[k0:k0 + 3])), run_time=0.8 * u)
-            self.gone(box)
-            self.play(FadeInPlace(VGroup(*worked[k0 + 3:])), run_time=0.5 * u)
-            self.emphasize(worked.total, run_time=0.5 * u)
+                pair = [q.nums[i].copy(), tk.nums[i].copy()]
+                self.add(*pair)
+                self.play(pair[0].animate.move_to([qx, worked.ys[i], 0]),
+                          pair[1].animate.move_to([kx, worked.ys[i], 0]),
+                          Indicate(q.nums[i], color=MARK, scale_factor=1.1),
+                          Indicate(tk.nums[i], color=MARK, scale_factor=1.1),
+                          run_time=0.55 * u)
+                self.play(FadeInPlace(worked.rows[i]), run_time=0.35 * u)
+                worked.add(*pair)
+                self.wait(0.1 * u)
+            self.play(FadeInPlace(worked.last), run_time=0.8 * u)
+            self.play(Create(worked.sum[0]), FadeInPlace(worked.sum[1:]), run_time=0.6 * u)
+            self.emphasize(worked.total, run_time=0.6 * u)
+
+        def land(t):
+            """The total rises from the table into its place in the row (the row writes it
+            at its own decimals)."""
+            c = worked.total.copy()
+            self.add(c)
+            self.play(c.animate.move_to(dots[top]), run_time=0.6 * t)
+            self.play(FadeOut(c), FadeIn(dots[top]), Indicate(self.st.keys[top], color=T.Q,
+                                                               scale_factor=1.06),
+                      run_time=0.4 * t)
+            self.gone(c)
         # the key's formula leaves before the dot product's takes its place (review 20: the
         # two cross-faded in place at 0:51, neither readable)
         def sweep(t):
@@ -1105,15 +1168,11 @@ class PerHeadScene(StoryboardScene):
 
         steps = [(2, sweep),
                  (0.6, lambda t: self.play(FadeInPlace(label), *[FadeInPlace(g) for g in gaps],
-                                         FadeInPlace(sums), run_time=t))]
+                                         run_time=t))]
         order = cols
         if top is not None:
             order = [top] + [j for j in cols if j != top]
-            steps += [(5, written_out),
-                      (1.5, lambda t: (meet([top], t, keep=True),
-                                       self.play(Indicate(dots[top], color=MARK),
-                                                 Indicate(worked.total, color=MARK),
-                                                 run_time=0.4 * t)))]
+            steps += [(5, written_out), (1.5, land)]
         else:
             steps.append((2, lambda t: meet(order[:1], t)))
         # one key after another: each copy of the query fades before the next one flies
@@ -1145,7 +1204,6 @@ class PerHeadScene(StoryboardScene):
         self.st.dots = dots
         self.st.rows.append(label)
         self.keep(dots, label)
-        self.set_slot("dot_sum", VGroup(sums, worked))
 
     def beat_scale(self, beat) -> None:
         d, (h, p) = self.data, self.head()
@@ -1172,11 +1230,8 @@ class PerHeadScene(StoryboardScene):
         ring = self.st.ring
         # the sentence after the dot products' (a fourth when river's key has its own)
         said = 3 if len(self.beat.get("cues") or []) >= 4 else 2
-        worked = self.shown.pop("dot_sum", None)
         self.by_cue([(said, [
-            (1, lambda t: (self.play(*([FadeOutPlace(worked)] if worked is not None else []),
-                                     *([FadeOut(ring)] if ring else []), run_time=0.4 * t),
-                           self.gone(*[m for m in (worked,) if m is not None]),
+            (1, lambda t: (self.play(*([FadeOut(ring)] if ring else []), run_time=0.4 * t),
                            self.play(FadeInPlace(div), run_time=0.6 * t))),
             (1, lambda t: self.emphasize(div, run_time=t)),
             (1.5, lambda t: self.play(FadeInPlace(why[1]), run_time=t)),
@@ -1245,12 +1300,12 @@ class PerHeadScene(StoryboardScene):
         # first, on the sentence that says it; then the shift as one more "=" on its line,
         # with what m is under it
         L = T.TYPE.label
-        form = inline(txt("softmax:", L, T.TEXT), math("(e^s)/(sum e^s)", F, T.TEXT),
+        form = inline(txt("softmax:", L, T.TEXT), sym("(e^s)/(sum e^s)", F, T.TEXT),
                       txt("(s: a score)", L, T.TEXT), buff=0.2)
         shift = inline(txt("=", T.TYPE.body, T.TEXT),
-                       math("(e^(s - m))/(sum e^(s - m))", F, T.TEXT), buff=0.2)
+                       sym("(e^(s - m))/(sum e^(s - m))", F, T.TEXT), buff=0.2)
         mnote = inline(txt("m: the largest score; the factor", L, T.TEXT),
-                       math("e^(-m)", F, T.TEXT), txt("cancels", L, T.TEXT), buff=0.12)
+                       sym("e^(-m)", F, T.TEXT), txt("cancels", L, T.TEXT), buff=0.12)
         form.move_to([0, 1.75, 0]).align_to([-2.9, 0, 0], LEFT)
         shift.next_to(form[1], RIGHT, buff=0.2)
         # beside the formula, not under it (the dot products' row is just below)
@@ -1320,15 +1375,27 @@ class PerHeadScene(StoryboardScene):
         # the free band between the two rows)
         wy = Y_E if ebars is not None else BASE - 0.27
         weights = self.row(p.weights, h["decimals"]["weights"], wy, WEIGHT, zeros=True)
-        label = self.label_at(VGroup(txt("÷ sum:", S, WEIGHT), txt("attention weights", S, WEIGHT))
+        # the row's name says what divides it (round 35, review: the division was not seen):
+        # a copy of the sum travels from its line into "÷ ___" before the weights come out
+        divisor = Num(p.exp_sum, None, EXP_SUM_DECIMALS, NUM, MARK)
+        label = self.label_at(VGroup(inline(txt("÷", NUM, WEIGHT), divisor, buff=0.12),
+                                     txt("attention weights", S, WEIGHT))
                               .arrange(DOWN, aligned_edge=RIGHT, buff=0.06), wy)
         total = self.shown.pop("exp_sum")
+
+        def divide(t):
+            c = total[-1].copy()
+            self.add(c)
+            self.play(c.animate.move_to(divisor), FadeInPlace(label[0][0]), run_time=0.6 * t)
+            self.remove(c)
+            self.add(divisor)
+            self.play(FadeInPlace(label[1]), run_time=0.4 * t)
         if ebars is None:
             steps = [(1, lambda t: self.play(total.animate.move_to([total.get_x(),
                                                                     BASE + 0.42, 0]),
                                              Create(axis), run_time=t)),
-                     (4, lambda t: self.play(step_down(self.st.exps, weights),
-                                             FadeInPlace(label), run_time=t)),
+                     (1.5, divide),
+                     (3, lambda t: self.play(step_down(self.st.exps, weights), run_time=t)),
                      (2, lambda t: self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in bars],
                                                          lag_ratio=0.05), run_time=t))]
         else:
@@ -1354,8 +1421,8 @@ class PerHeadScene(StoryboardScene):
                 self.play(up.animate.shift((Y_EXP - Y_E) * UP), run_time=0.6 * t)
             steps = [(1.2, make_room),
                      (1, lambda t: self.emphasize(total[-1], run_time=t)),
-                     (4, lambda t: self.play(step_down(self.st.exps, weights),
-                                             FadeInPlace(label), run_time=t)),
+                     (1.5, divide),
+                     (3, lambda t: self.play(step_down(self.st.exps, weights), run_time=t)),
                      (2, reshape)]
         shifted_rows = VGroup(self.st.rows[2], self.st.rows[3])     # label, row
         steps.append((0.5, lambda t: self.play(
@@ -1380,7 +1447,7 @@ class PerHeadScene(StoryboardScene):
         # exp (review 25: ~12 s on one static line)
         ed = h["decimals"]["exp"]
         sec = self.slots().index(h["second"]["pos"]) if second is not None else None
-        eline = inline(math(f"e^(-{h['gap']:.{sd}f}) =", F, T.TEXT),
+        eline = inline(sym(f"e^(-{h['gap']:.{sd}f}) =", F, T.TEXT),
                        Num(p.second.exp, None, ed, S, MARK),
                        txt(f": the exp of '{h['second']['token']}', below", S, T.TEXT),
                        buff=0.15)
@@ -1417,23 +1484,19 @@ class PerHeadScene(StoryboardScene):
     def beat_values(self, beat) -> None:
         d, (h, p) = self.data, self.head()
         top = h["top"]["pos"]
-        values = VGroup(*[(txt("…", S, T.MUTED) if t is None else
-                           self.bare(self.column(h["v"][t], p.v[t].path, h["decimals"]["v"],
-                                                 T.V, size=KV)))
-                          .move_to(k) for k, t in zip(self.st.keys, self.slots())])
-        vlabel = self.label_at(math(self.sup("V"), F, T.V), self.st.klabel.get_y())
-        out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.V, summary=True)
+        ts = [h[k]["pos"] for k in ("top", "second")]     # the two heaviest weights' tokens
+        values = self.kv_row(h["v"], p.v, h["decimals"]["v"], T.V, {top})
+        vlabel = self.label_at(sym(self.sup("V"), F, T.V), self.st.klabel.get_y())
+        out = self.column(h["out"], p.out.path, h["decimals"]["out"], T.V, summary=True,
+                          size=READ)
         L = T.TYPE.label
-        olabel = inline(txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", L,
-                            T.V))
+        olabel = txt(f"head {self.hid()}'s output for '{d['focus']['token']}'", L, T.V)
         keys_left = [m for m in (self.st.keys, self.st.klabel) if m in self.st.on]
         rows = VGroup(self.st.dots, self.st.scores, self.st.exps, *self.st.rows[:-1],
                       self.st.q, self.st.qlabel)
-        parts = [v for v, t in zip(values, self.slots()) if t is not None]
-        ws = [h["weights"][t] for t in self.slots() if t is not None]
         tv = self.slots().index(top) if top in self.slots() else None
-        how = inline(txt("each token's value:", S, T.TEXT), math(T.X_l(self.layer), F, T.X),
-                     txt("×", T.TYPE.body, T.MUTED), math(self.sup("W_V"), F, T.V),
+        how = inline(txt("each token's value:", S, T.TEXT), sym(T.X_l(self.layer), F, T.X),
+                     txt("×", T.TYPE.body, T.MUTED), sym(self.sup("W_V"), F, T.V),
                      txt(f"({d['shape']['d_model']} × {d['shape']['d_head']})", S, T.TEXT),
                      *self.plus_b("V"))
         # review 31: "takes in context" said before W_O: this is still the head's output
@@ -1441,31 +1504,35 @@ class PerHeadScene(StoryboardScene):
                    f"'{d['focus']['token']}'", L, T.V)
         # under W_V, clear of the X columns' way into it and of the values' way out
         how.move_to([0.6, -1.15, 0])
-        # the weighted sum written out: the two heaviest weights times their values, + …
-        ts = [h[k]["pos"] for k in ("top", "second")]
-        sum_parts = []
-        for n, t in enumerate(ts):
-            sum_parts += ([txt("+", L)] if n else []) + [
-                Num(p.weights[t], None, h["decimals"]["weights"], L, WEIGHT),
-                txt(f"× value of '{d['tokens'][t]}'", L, T.V)]
-        formula = inline(*sum_parts, txt("+ … =", L),
-                         txt(f"head {self.hid()}'s output", L, T.V))
-        # round 32b (review 32: the output landed at the far left, away from "= head 2's
-        # output"; the weights lost their label to make room): the sum at the label size
-        # across the stage, the output right under its name, its own name and what it is
-        # at its left
-        formula.move_to([0, -0.35, 0])
+        # the weighted sum with its real numbers (round 35, two reviews: it was words and
+        # strips): the two heaviest weights times their values, "+ …" for the rest, "=", the
+        # head's output; the weights row moves down out of the way (its bars are gone), so
+        # the weights rise into the sum and the values come down into it, crossing no row
+        wd = h["decimals"]["weights"]
+        inset = [t for t in ts if t in self.slots()]
+        terms = []
+        for n, t in enumerate(inset):
+            terms += ([txt("+", READ, T.MUTED)] if n else []) + [
+                Num(p.weights[t], None, wd, READ, WEIGHT), txt("×", READ, T.MUTED),
+                self.bare(self.column(h["v"][t], p.v[t].path, h["decimals"]["v"], T.V,
+                                      size=READ))]
+        etc, eq = txt("+ …", READ, T.MUTED), txt("=", READ, T.MUTED)
+        formula = VGroup(*terms, etc, eq, out).arrange(RIGHT, buff=0.22)
+        for m in (*terms, etc, eq):             # the signs and weights level with the numbers
+            if not isinstance(m, VectorColumn):
+                m.set_y(out.nums.get_y())
+        for m in terms:
+            if isinstance(m, VectorColumn):
+                m.align_to(out.nums, UP)
+        formula.move_to([0, -0.15, 0]).align_to([-5.3, 0, 0], LEFT)
         if formula.get_right()[0] > 6.5:
             formula.shift((6.5 - formula.get_right()[0]) * RIGHT)
-        out.next_to(formula[-1], DOWN, buff=0.35)
-        if out.get_right()[0] > 6.5:
-            out.shift((6.5 - out.get_right()[0]) * RIGHT)
-        olabel.next_to(out.nums, LEFT, buff=0.5).align_to(out.nums, UP)
-        gist.next_to(olabel, DOWN, buff=0.25).align_to(olabel, RIGHT)
+        slots_w = [terms[4 * n] for n in range(len(inset))]         # each term: (+) w × v
+        slots_v = [terms[4 * n + 2] for n in range(len(inset))]
+        signs = VGroup(*[m for m in terms if m not in slots_w and m not in slots_v])
+        olabel.next_to(formula, DOWN, buff=0.22).align_to(out, RIGHT)
+        gist.next_to(olabel, DOWN, buff=0.15).align_to(olabel, RIGHT)
         self._out_at = out.get_center().copy()      # the join beat brings it back here
-        wcols = [self.slots().index(t) if t in self.slots() else None for t in ts]
-        fly = [j for j in wcols if j is not None]
-        land = [formula[3 * n] for n, j in enumerate(wcols) if j is not None]
         # each token's X (a blue column) travels into W_V; its value comes out and goes to
         # where its key was
         xs, xlabel = self.x_strips()
@@ -1473,19 +1540,15 @@ class PerHeadScene(StoryboardScene):
         # the block further left and lower, its name at its left; X's name a step left
         wv = Rectangle(width=0.5, height=1.5, stroke_color=T.V, stroke_width=2, fill_color=T.V,
                        fill_opacity=0.3).move_to([-4.7, -0.35, 0])
-        wvname = math(self.sup("W_V"), F, T.V).next_to(wv, LEFT, buff=0.15)
+        wvname = sym(self.sup("W_V"), F, T.V).next_to(wv, LEFT, buff=0.15)
         xlabel.shift(0.3 * LEFT)
         cols = [j for j, t in enumerate(self.slots()) if t is not None]
         gaps = [values[j] for j, t in enumerate(self.slots()) if t is None]
-        # the weights row itself moves up, each weight under its value; its bars, their
-        # axis and label and the exps' sum leave
-        y_tag = COL_TOP - 1.7          # under the (larger) value columns
         tags, wrest = self.st.weights, self.st.wrest
-        tlabel = self.label_at(txt("× attention weight", S, WEIGHT), y_tag)
-        # round 33 (review 32b: 1:40-1:46 the weights row floated unlabelled): its label
-        # stays with it and rides up with it, becoming "× attention weight"
+        # the weights row keeps its label; its bars, their axis and the exps' sum leave
         wl = wrest[2] if wrest is not None and len(wrest) > 2 else None
         wgone = VGroup(*[m for m in wrest if m is not wl]) if wrest is not None else VGroup()
+        low = BASE + 0.22 - (tags.get_y() if tags is not None else 0.0)
 
         def x_into_wv(js, t):
             self.play(LaggedStart(*[xs[j].animate.move_to(wv).scale(0.6).set_opacity(0)
@@ -1496,6 +1559,47 @@ class PerHeadScene(StoryboardScene):
         def out_of_wv(js, t):
             # one value after another (as the keys came): none overlaps another in flight
             self.emerge(wv, [values[j] for j in js], T.V, wv.get_y(), t)
+
+        def into_sum(t):
+            """The two heaviest weights rise from their row and their values come down into
+            the written sum, pair by pair; the other values, each shrunk to its weight, go
+            into its "+ …"; the output comes out of its "="."""
+            u = t / (len(inset) + 2)
+            for n, tk in enumerate(inset):
+                j = self.slots().index(tk)
+                # a value the row shows as a strip (its numbers unread there) becomes its
+                # numbers in the sum: the strip lands on them as they come in
+                w, v = tags[j].copy(), values[j].copy()
+                to = (v.animate.move_to(slots_v[n]) if isinstance(v, VectorColumn) else
+                      v.animate.stretch_to_fit_height(slots_v[n].height).move_to(slots_v[n]))
+                self.add(w, v)
+                self.play(w.animate.move_to(slots_w[n]), to,
+                          Indicate(tags[j], color=MARK, scale_factor=1.0),
+                          FadeInPlace(VGroup(*[m for m in signs if
+                                               terms.index(m) < terms.index(slots_v[n])
+                                               and terms.index(m) >= terms.index(slots_w[n])
+                                               - (1 if n else 0)])),
+                          run_time=u)
+                self.remove(w)
+                self.add(slots_w[n])
+                if isinstance(v, VectorColumn):
+                    self.remove(v)
+                    self.add(slots_v[n])
+                else:
+                    self.play(FadeOut(v), FadeIn(slots_v[n]), run_time=0.3 * u)
+                    self.gone(v)
+            light = [j for j, t_ in enumerate(self.slots())
+                     if t_ is not None and t_ not in inset]
+            bits = [values[j].copy() for j in light]
+            self.add(*bits)
+            self.play(LaggedStart(*[b.animate.stretch_to_fit_height(
+                max(0.04, b.height * float(h["weights"][self.slots()[j]]))).move_to(etc[1])
+                for b, j in zip(bits, light)], lag_ratio=0.08),
+                *[ghost(values[j], USED) for j in light], run_time=u)
+            self.play(FadeOut(VGroup(*bits)), FadeInPlace(etc), run_time=0.4 * u)
+            self.gone(*bits)
+            self.play(FadeInPlace(eq), FadeIn(out, shift=0.4 * RIGHT), run_time=0.6 * u)
+            self.play(Indicate(out.nums, color=T.V, scale_factor=1.08), run_time=0.5 * u)
 
         self.by_cue([(0, [
             (1.5, lambda t: self.play(FadeOutPlace(rows), FadeOutPlace(wgone),
@@ -1512,29 +1616,13 @@ class PerHeadScene(StoryboardScene):
             (0.7, lambda t: (self.play(FadeOutPlace(VGroup(wv, wvname)), FadeInPlace(vlabel),
                                        run_time=t),
                              self.gone(wv, wvname, xlabel)))]),
-            # the operation first: each weight under its value, the sum written out (the
-            # weights land in it, then its words come), the values shrink to their weights
-            # and meet in the output; only then the output is named
-            (1, [(0.7, lambda t: self.play(FadeOutPlace(how), run_time=t)),
-                 (1.3, lambda t: self.play(tags.animate.set_y(y_tag),
-                                           ReplacementTransform(wl, tlabel) if wl is not None
-                                           else FadeInPlace(tlabel), run_time=t)),
-                 # the two heaviest weights light up where they are and appear in the sum
-                 # written under them (no copies fly across the row: review 20's overlaps)
-                 # in colour only (review 32: grown, 0.999 and 0.001 touched)
-                 (1.5, lambda t: self.play(*[Indicate(tags[j], color=MARK, scale_factor=1.0)
-                                             for j in fly],
-                                           *[FadeIn(m, shift=0.15 * DOWN) for m in land],
-                                           run_time=t)),
-                 (1, lambda t: self.play(FadeInPlace(VGroup(*[m for m in formula
-                                                              if m not in land])),
-                                         run_time=t)),
-                 (5, lambda t: self.weigh_and_add(parts, ws, out, y_tag - 0.5, t))]),
-            # "× weight" has done its job: it leaves as the output's name comes in where it
-            # was (review 28: the name faded in over it)
+            # the operation first, with its numbers; the output is named only then
+            (1, [(1, lambda t: self.play(FadeOutPlace(how), VGroup(tags, *([wl] if wl else []))
+                                         .animate.shift(low * UP), run_time=t)),
+                 (6, into_sum)]),
             (2, [(0.7, lambda t: self.play(FadeInPlace(olabel), run_time=t)),
-                 (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []), out,
-                                              color=T.V, run_time=t)),
+                 (1, lambda t: self.emphasize(*([values[tv]] if tv is not None else []),
+                                              slots_v[0], out.nums, color=T.V, run_time=t)),
                  # what that is for the focus token, on the same sentence (review 31: its own
                  # sentence repeated it, and said "context" before W_O)
                  (1, lambda t: self.play(FadeInPlace(gist), run_time=t)),
@@ -1542,13 +1630,13 @@ class PerHeadScene(StoryboardScene):
         self.gone(how, *keys_left)
         self.gone(rows, wgone)
         for m in wrest:
-            if m in self.st.on:
+            if m in self.st.on and m is not wl:
                 self.st.on.remove(m)
         for m in (self.st.dots, self.st.scores, self.st.exps, self.st.q, self.st.qlabel,
                   *self.st.rows[:-1], self.st.keys, self.st.klabel):
             if m in self.st.on:
                 self.st.on.remove(m)
-        self.keep(values, vlabel, out, olabel, formula, gist, tlabel)
+        self.keep(values, vlabel, out, olabel, formula, gist)
 
     # --- the whole matrix, every head -------------------------------------------------------
     def window_pattern(self, pattern) -> list:
@@ -1817,28 +1905,38 @@ class PerHeadScene(StoryboardScene):
         joined.arrange(RIGHT, buff=0).move_to([x0 + joined_w / 2, Y_JOINED, 0])
         jl = txt(f"joined: {d['shape']['d_joined']} numbers", T.TYPE.body, T.TEXT)
         jl.next_to(joined, DOWN, buff=0.12).align_to(joined, LEFT)
-        # W_O as a box the joined row travels into; Δ_attn comes out of it
-        # a matrix block like W_Q's (round 33b, review 33: an opaque grey box)
-        wo_box = Rectangle(width=0.5, height=1.3, stroke_color=T.TEXT, stroke_width=2,
-                           fill_color=T.TEXT, fill_opacity=0.12)
-        wo_box.move_to([x0 + joined_w + 1.1, joined.get_y(), 0])
-        wo_sym = math(f"W_O^(({self.layer}))", F).next_to(wo_box, UP, buff=0.1)
-        # on two lines (round 33: on one, at the label size, it ran into Δ_attn's bracket)
-        wo_size = VGroup(txt(f"{d['shape']['d_joined']} × {dm},", T.TYPE.label, T.TEXT),
-                         txt("then + bias", T.TYPE.label, T.TEXT)).arrange(DOWN, buff=0.08)
-        wo_size.next_to(wo_box, DOWN, buff=0.12)
+        # W_O as a matrix (round 35, two reviews: a box the row vanished into): a square with
+        # a band of rows per head (its d_head rows, which that head's numbers multiply); the
+        # joined row stands up beside it, each head's piece at its band, runs across its band,
+        # and the bands, added together, drop into one row under it: plus the bias, Δ_attn
+        side = 2.2
+        wo_box = Rectangle(width=side, height=side, stroke_color=T.TEXT, stroke_width=2,
+                           fill_color=T.TEXT, fill_opacity=0.08).move_to([1.5, -0.35, 0])
+        bh = side / n
+        band_y = [wo_box.get_top()[1] - bh * (h + 0.5) for h in range(n)]
+        seps = VGroup(*[Line([wo_box.get_left()[0], wo_box.get_top()[1] - bh * h, 0],
+                             [wo_box.get_right()[0], wo_box.get_top()[1] - bh * h, 0],
+                             color=T.MUTED, stroke_width=1) for h in range(1, n)])
+        wo_sym = inline(sym(f"W_O^(({self.layer}))", F),
+                        txt(f"{d['shape']['d_joined']} × {dm}", T.TYPE.label, T.TEXT), buff=0.2)
+        wo_sym.next_to(wo_box, UP, buff=0.12)
+        stand = [Rectangle(width=0.3, height=bh, stroke_color=T.V, stroke_width=1,
+                           fill_color=T.V, fill_opacity=0.45)
+                 .move_to([wo_box.get_left()[0] - 0.3, y_, 0]) for y_ in band_y]
+        lit = [Rectangle(width=side, height=bh, stroke_width=0).set_fill(T.V, 0.45)
+               .move_to([wo_box.get_x(), y_, 0]) for y_ in band_y]
+        sum_row = Rectangle(width=side, height=0.22, stroke_color=T.ATTN, stroke_width=1.5,
+                            fill_color=T.ATTN, fill_opacity=0.5)
+        sum_row.next_to(wo_box, DOWN, buff=0.3)
+        bias = txt("+ bias", T.TYPE.label, T.TEXT).next_to(sum_row, RIGHT, buff=0.15)
         delta = self.column(j["delta"], jp.delta.path, j["decimals"]["delta"], T.ATTN,
                             summary=True, length=dm)
-        delta.next_to(wo_box, RIGHT, buff=1.1).align_to(joined, UP).shift(DOWN * 0.05)
-        # level with the box's middle, above its size label
-        out_arrow = Arrow(wo_box.get_right(), [delta.get_left()[0], wo_box.get_y(), 0],
-                          buff=0.1, color=T.ATTN, stroke_width=3,
-                          max_tip_length_to_length_ratio=0.3)
-        wo = VGroup(wo_box, wo_sym, wo_size, out_arrow)
-        dname = math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
+        delta.next_to(wo_box, RIGHT, buff=0.9).align_to(wo_box, UP)
+        wo = VGroup(wo_box, seps, wo_sym)
+        dname = sym(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)
         dname.next_to(delta, UP, buff=0.12).align_to(delta, LEFT)
         dlen = inline(txt("length", T.TYPE.label, T.TEXT),
-                      math(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
+                      sym(f"|Delta_\"attn\"^(({self.layer}))| =", F, T.ATTN),
                       # review 29: the number read at its label's size, not under it
                       Num(jp.delta_norm, None, j["decimals"]["delta_norm"], 28, T.ATTN), buff=0.15)
         dlen.next_to(delta, DOWN, buff=0.15).align_to(delta, LEFT)
@@ -1846,7 +1944,7 @@ class PerHeadScene(StoryboardScene):
         # round 32b (review 32: 5.50 with nothing to compare it to): bank's X's own length
         # under it, from the plan
         xlen = inline(txt("bank's X:", T.TYPE.label, T.TEXT).set_color(T.TEXT),
-                      math(f"|{T.X_l(self.layer)}| =", F, T.X),
+                      sym(f"|{T.X_l(self.layer)}| =", F, T.X),
                       Num(jp.x_norm, None, j["decimals"]["delta_norm"], 28, T.X), buff=0.15)
         xlen.next_to(dlen, DOWN, buff=0.2).align_to(dlen, LEFT)
         # round 33 (review 32b: 5.50 beside 11.50, never interpreted): their ratio, said
@@ -1854,13 +1952,14 @@ class PerHeadScene(StoryboardScene):
                        Num(jp.ratio, None, 2, 28, T.ATTN),
                        txt("times as long as X", T.TYPE.label, T.TEXT), buff=0.25)
         ratio.next_to(xlen, DOWN, buff=0.25).align_to(xlen, LEFT)
-        if ratio.get_right()[0] > 6.6:
-            ratio.shift(LEFT * (ratio.get_right()[0] - 6.6))
+        for m in (dlen, xlen, ratio):       # inside the frame's right margin
+            if m.get_right()[0] > 6.6:
+                m.shift(LEFT * (m.get_right()[0] - 6.6))
         # on two lines (review 28: one line ended 6 px from the frame's edges)
         # the colour key on a line of its own, under the joined row's label
         legend = inline(txt("red: head outputs (mixes of values);", S, T.V),
                         txt("purple: the update", S, T.ATTN),
-                        math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN), buff=0.2)
+                        sym(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN), buff=0.2)
         # under everything else (round 32: with 9 heads, as in a SmolLM2 draft, Δ_attn's
         # length label came down onto it at y = -1)
         # round 33b: on two lines under the joined row's label, where the stage was empty
@@ -1868,14 +1967,12 @@ class PerHeadScene(StoryboardScene):
         legend = VGroup(legend[0], inline(legend[1], legend[2], buff=0.2))
         legend.arrange(DOWN, aligned_edge=LEFT, buff=0.12)
         legend.next_to(jl, DOWN, buff=0.5).align_to([x0, 0, 0], LEFT)
-        if legend.get_right()[0] > wo_size.get_left()[0] - 0.2:
-            # a shorter joined row (fewer heads) brings W_O's size label over it: below that
-            legend.next_to(VGroup(jl, wo_size), DOWN, buff=0.35).align_to([x0, 0, 0], LEFT)
         # the followed head's output, as the values beat left it, comes back and moves into its
         # slot among the heads' outputs (it keeps its identity)
         h0, hp0 = self.head()
         mine = h0["head"]
-        out = self.column(h0["out"], hp0.out.path, h0["decimals"]["out"], T.V, summary=True)
+        out = self.column(h0["out"], hp0.out.path, h0["decimals"]["out"], T.V, summary=True,
+                          size=READ)
         out.move_to([LEFT_X + 0.3, -0.7, 0]).align_to([EDGE_X + 0.05, 0, 0], LEFT)
         if getattr(self, "_out_at", None) is not None:
             out.move_to(self._out_at)       # where the values beat left it
@@ -1926,22 +2023,26 @@ class PerHeadScene(StoryboardScene):
             self.play(FadeInPlace(jl), run_time=0.15 * t)
 
         def through_wo(t):
-            # the joined row travels into W_O; Δ_attn comes out on the other side
-            row = joined.copy()
-            self.play(GrowFromEdge(wo_box, LEFT), FadeInPlace(wo_sym), FadeInPlace(wo_size),
-                      run_time=0.25 * t)
-            # round 33b (review 33: the multiplication not seen, unlike W_Q's): the joined
-            # row's pieces run into the block one after another, as X ran into W_Q; the
-            # block lights up; Δ_attn slides out of its right side
-            self.add(row)
-            self.play(LaggedStart(*[x.animate.move_to(wo_box).scale(0.5).set_opacity(0)
-                                    for x in reversed(row)], lag_ratio=0.12),
-                      Indicate(wo_box, color=T.TEXT, scale_factor=1.08), run_time=0.4 * t)
-            self.gone(row)
-            self.play(Create(out_arrow),
-                      FadeIn(delta, shift=(delta.get_x() - wo_box.get_right()[0]) * 0.5 * RIGHT),
-                      run_time=0.25 * t)
-            self.play(FadeInPlace(dname), run_time=0.1 * t)
+            """The joined row stands up beside W_O, each head's piece at its band of rows; each
+            piece runs across its band; the bands drop together into one row under the matrix
+            (their sum), the bias joins it, and that row turns into Δ_attn's column."""
+            self.play(FadeInPlace(wo), run_time=0.15 * t)
+            row = [x.copy() for x in joined]
+            self.add(*row)
+            self.play(*[ReplacementTransform(x, m) for x, m in zip(row, stand)],
+                      run_time=0.2 * t)
+            self.play(LaggedStart(*[ReplacementTransform(m, b) for m, b in zip(stand, lit)],
+                                  lag_ratio=0.06), run_time=0.2 * t)
+            self.play(*[b.animate.move_to(sum_row).set_fill(T.ATTN, 0.5) for b in lit],
+                      run_time=0.15 * t)
+            self.add(sum_row)
+            self.remove(*lit)
+            self.play(FadeInPlace(bias), Indicate(sum_row, color=T.ATTN, scale_factor=1.05),
+                      run_time=0.1 * t)
+            self.play(sum_row.animate.rotate(-PI / 2).stretch_to_fit_height(delta.nums.height)
+                      .move_to(delta.nums), FadeOutPlace(bias), run_time=0.1 * t)
+            self.play(FadeOut(sum_row), FadeIn(delta), FadeInPlace(dname), run_time=0.1 * t)
+            self.gone(sum_row, bias)
 
         # review 24: the weight rows morphing into the output boxes read as if the weights
         # were the outputs; the rows leave with the grid, and head 2's output (its weighted
@@ -1958,8 +2059,8 @@ class PerHeadScene(StoryboardScene):
         # end) left the video and the template (a second analysis of Δ_attn, chapter 4.2):
         # the picture stays as it is, Δ_attn's length the last thing named
         self.by_cue([(0, first),
-                     (1, [(3, join_up),
-                          (3, through_wo)]),
+                     (1, [(2, join_up),
+                          (5, through_wo)]),
                      (2, [(2, lambda t: self.play(FadeInPlace(dlen), run_time=t)),
                           (1, lambda t: self.emphasize(dlen, color=T.ATTN, run_time=t)),
                           (1.5, lambda t: self.play(FadeInPlace(xlen), run_time=t)),
@@ -1968,8 +2069,8 @@ class PerHeadScene(StoryboardScene):
                           (1, lambda t: self.emphasize(ratio[1], color=T.ATTN, run_time=t)),
                           (0.5, lambda t: self.wait(t))])])
         self.gone(olabel)
-        self.keep(dgroup, VGroup(strips, names, top_label, joined, jl, wo_box, wo_sym,
-                                 wo_size, out_arrow, legend, xlen, ratio))
+        self.keep(dgroup, VGroup(strips, names, top_label, joined, jl, wo, legend, xlen,
+                                 ratio))
         self.st.delta = dgroup          # stays on stage into the add beat, and moves there
 
     def beat_add(self, beat) -> None:
@@ -1977,7 +2078,7 @@ class PerHeadScene(StoryboardScene):
         j, jp = lay["join"], p.join
         dm = d["shape"]["d_model"]
         y = 1.85
-        xin = math(T.X_l(self.layer), F, T.X).move_to([-5.8, y, 0])
+        xin = sym(T.X_l(self.layer), F, T.X).move_to([-5.8, y, 0])
         # the block is neutral; what comes out of it (the arrow) is Δ_attn, purple
         box = Rectangle(width=1.9, height=0.7, stroke_color=T.TEXT, stroke_width=2)
         box.move_to([-3.0, y, 0])
@@ -2006,24 +2107,24 @@ class PerHeadScene(StoryboardScene):
         cols = [self.column(j["x"], jp.x.path, dec, T.X, length=dm),
                 self.column(j["delta"], jp.delta.path, dec, T.ATTN, length=dm),
                 self.column(j["mid"], jp.mid.path, dec, T.TEXT, length=dm)]
+        # round 35 (review: the update did not enter the "+" and the sum was written before the
+        # diagram): each column under the piece of the diagram it belongs to, X under X, Δ_attn
+        # under the arrow out of attention, their sum under the arrow out of the plus; X and
+        # Δ_attn go into the plus along the diagram, the sum comes out of it
+        top_y = 0.75
+        for c, x_ in zip(cols, (xin.get_x(), (box.get_right()[0] + plus.get_left()[0]) / 2,
+                                plus.get_right()[0] + 1.3)):
+            c.at(x_, top_y)
         sums = VGroup(cols[0], txt("+", T.TYPE.body), cols[1], txt("=", T.TYPE.body), cols[2])
-        sums.arrange(RIGHT, buff=0.35).move_to([0, -1.4, 0])
-        names = [math(T.X_l(self.layer), F, T.X),
-                 math(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)]
-        for nm, c in zip(names, cols[:2]):
-            nm.next_to(c, UP, buff=0.12)
-        # the sum says what it is (not yet the next layer's X: LayerNorm and the FFN follow)
-        sname3 = math(f"{T.X_l(self.layer)} + Delta_\"attn\"^(({self.layer}))", F, T.TEXT)
-        sname3.next_to(cols[2], UP, buff=0.12)
+        for k in (1, 3):
+            sums[k].move_to([(sums[k - 1].get_right()[0] + sums[k + 1].get_left()[0]) / 2,
+                             cols[0].nums.get_y(), 0])
+        # X's column is named by the diagram's X over it; Δ_attn's keeps its name; the sum is
+        # named by "=" and where it stands (round 35: a name over it ran into "(next video)")
+        names = [VGroup(), sym(f"Delta_\"attn\"^(({self.layer}))", F, T.ATTN)]
+        names[1].next_to(cols[1], UP, buff=0.12)
         note = txt(f"{dm} numbers each, added entry by entry", S, T.TEXT)
-        note.next_to(sums, DOWN, buff=0.25)
-        # round 33b (review 33x, teach: "bank's X now carries river's value" not seen): what
-        # the update is made from, under it, in its colour
-        h0 = self.head()[0]
-        dtag = txt(f"made in part from head {h0['head']}'s output ≈ value of "
-                   f"'{d['tokens'][h0['top']['pos']]}'", S, T.ATTN)
-        dtag.next_to(note, DOWN, buff=0.2)
-        note = VGroup(note, dtag)
+        note.next_to(sums, DOWN, buff=0.25).align_to(cols[0], LEFT)
         # what comes after the sum in MiniLM: its LayerNorm, the next video
         # (MiniLM is post-LN: LayerNorm, the feed-forward network, a second LayerNorm)
         # drawn true to the block (review 27: one box hid the FFN's own skip path): LayerNorm,
@@ -2051,17 +2152,16 @@ class PerHeadScene(StoryboardScene):
         ln = ln2            # what comes out of the block: X^(l+1)
         block2 = VGroup(ln1, a6, ffn, skip2, sname2, a7, plus2, a8, ln2, later)
         def arrive(t):
-            # X comes in on the left with the plus; Δ_attn and its name move from the right
-            # to beside it (its length label leaves: the sum is the point now)
+            # Δ_attn and its name move from the join's picture to under the arrow out of
+            # attention (its length label leaves: the sum is the point now); X comes in under
+            # its name in the diagram
             anims = [FadeInPlace(VGroup(cols[0], names[0])), FadeInPlace(sums[1])]
             if held is not None:
-                # its left bracket lands on the place's; its "384 dims" note leaves (the
-                # note under the sum says it once)
+                # its "384 dims" note leaves (the note under the sum says it once); its
+                # labels leave before it moves (review 27: they stayed behind, Δ slid across)
                 note0 = held[1].summary
                 held[1].remove(note0)
                 self.add(note0)
-                # its labels leave before it moves (review 27: they stayed behind and Δ
-                # slid across them)
                 self.play(FadeOutPlace(held[2]), FadeOutPlace(note0), run_time=0.3 * t)
                 self.gone(held[2], note0)
                 t *= 0.7
@@ -2079,18 +2179,47 @@ class PerHeadScene(StoryboardScene):
             sums.submobjects[2] = cols[1] = held[1]
             names[1] = held[0]
 
+        def token(color):
+            return Rectangle(width=0.22, height=0.5, stroke_color=color, stroke_width=1.5,
+                             fill_color=color, fill_opacity=0.5)
+
+        def into_plus(t):
+            """A strip for X runs from its column along the skip path, one for Δ_attn up into
+            the arrow out of attention; they meet in the plus, and a white strip, their sum,
+            comes out of it down to the sum's place."""
+            px, top = plus.get_x(), skip[1].get_y()
+            xp = VMobject().set_points_as_corners([
+                cols[0].get_right() + RIGHT * 0.25, [skip[0].get_x(), cols[0].get_top()[1], 0],
+                [skip[0].get_x(), top, 0], [px, top, 0], [px, y + 0.3, 0]])
+            dp = VMobject().set_points_as_corners([
+                [cols[1].get_x(), cols[1].get_top()[1] + 0.1, 0], [cols[1].get_x(), y, 0],
+                [px - 0.3, y, 0]])
+            sp = VMobject().set_points_as_corners([
+                [px, y - 0.3, 0], [px, cols[2].get_top()[1] + 0.3, 0],
+                [cols[2].get_x(), cols[2].get_top()[1] + 0.3, 0]])
+            bx, bd, bs = token(T.X), token(T.ATTN), token(T.TEXT)
+            self.play(MoveAlongPath(bx, xp), MoveAlongPath(bd, dp), run_time=0.55 * t)
+            self.play(FadeOut(bx), FadeOut(bd), Indicate(plus, color=MARK, scale_factor=1.25),
+                      run_time=0.2 * t)
+            self.play(MoveAlongPath(bs, sp), run_time=0.25 * t)
+            self.gone(bx, bd)
+            self.sum_token = bs
+
         def summed(t):
             # entry by entry, in place: X's entry and Δ_attn's light up together and their
-            # sum appears in the result's row (no copies travelling over the columns)
+            # sum appears in the result's column, where the strip out of the plus landed
             for m in cols[2].nums:
                 m.set_opacity(0)
-            self.play(FadeInPlace(sums[3]), FadeInPlace(cols[2]), FadeInPlace(sname3),
-                      run_time=0.25 * t)
+            bs = getattr(self, "sum_token", None)
+            self.play(*([FadeOut(bs)] if bs is not None else []), FadeInPlace(sums[3]),
+                      FadeInPlace(cols[2]), run_time=0.25 * t)
+            if bs is not None:
+                self.gone(bs)
             for i, m in enumerate(cols[2].nums):
                 self.play(Indicate(cols[0].nums[i], color=T.X, scale_factor=1.15),
                           Indicate(cols[1].nums[i], color=T.ATTN, scale_factor=1.15),
                           m.animate.set_opacity(1), run_time=0.5 * t / len(cols[2].nums))
-            self.play(FadeInPlace(note[0]), run_time=0.25 * t)
+            self.play(FadeInPlace(note), run_time=0.25 * t)
 
         # the FFN (and MiniLM's second LayerNorm) come before the next layer: said, not skipped
         nxt = txt(f"layer {self.layer + 1}: new Q, K, V from the updated X", S, T.MUTED)
@@ -2112,7 +2241,7 @@ class PerHeadScene(StoryboardScene):
             x1 = self.column(nl["x"], nv.x.path, nl.get("x_decimals", nd), T.X,
                              summary=True, length=dm)
             x1.at(4.15, -0.35)
-            x1name = inline(math(T.X_l(l1), F, T.X), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
+            x1name = inline(sym(T.X_l(l1), F, T.X), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
             x1name.next_to(x1, UP, buff=0.12).align_to(x1, LEFT)
             nxt = x1name
             # round 33 (review 32b: "after LayerNorm: rescaled", small grey, and LayerNorm
@@ -2133,9 +2262,9 @@ class PerHeadScene(StoryboardScene):
             ytop = moved[1].get_top()[1]
             q1.at(-1.3, ytop)
             q0.at(4.3, ytop)
-            q0name = inline(math(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label,
+            q0name = inline(sym(f"Q^(({self.layer},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label,
                                                                            T.TEXT))
-            q1name = inline(math(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
+            q1name = inline(sym(f"Q^(({l1},{hh}))", F, T.Q), txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
             for nm, c in ((q0name, q0), (q1name, q1)):
                 nm.next_to(c, UP, buff=0.12).align_to(c, LEFT)
             # each query's making, at the body size (review 19: the closing formula was small
@@ -2146,12 +2275,12 @@ class PerHeadScene(StoryboardScene):
                 # one notation with the worked example: X^(l) × W_Q^(l,h) + b_Q^(l,h)
                 # (review 25: "+ bias" and a plain "W_Q" at the end)
                 c = T.QUANTITY[X.lower()]
-                return inline(*([math(lead, F, c)] if lead != "=" else
+                return inline(*([sym(lead, F, c)] if lead != "=" else
                                 [txt("=", B, T.TEXT)]),
                               *([txt("=", B, T.TEXT)] if lead != "=" else []),
-                              math(T.X_l(l), F, T.X), txt("×", B, T.TEXT),
-                              math(f"W_{X}^(({l},{hh}))", F, c),
-                              *([txt("+", B, T.TEXT), math(f"b_{X}^(({l},{hh}))", F, c)]
+                              sym(T.X_l(l), F, T.X), txt("×", B, T.TEXT),
+                              sym(f"W_{X}^(({l},{hh}))", F, c),
+                              *([txt("+", B, T.TEXT), sym(f"b_{X}^(({l},{hh}))", F, c)]
                                 if self.bias() else []), buff=0.1)
             q0how, q1how = VGroup(), how(l1)
             q0cap = txt("the query we followed", T.TYPE.label, T.TEXT)
@@ -2173,7 +2302,7 @@ class PerHeadScene(StoryboardScene):
                             fill_color=T.Q, fill_opacity=0.3)
             wq1.move_to([(moved[1].nums.get_right()[0] + 0.9 + q1.get_left()[0]) / 2 + 0.3,
                          q1.nums.get_y(), 0])
-            wq1name = math(f"W_Q^(({l1},{hh}))", F, T.Q).next_to(wq1, UP, buff=0.1)
+            wq1name = sym(f"W_Q^(({l1},{hh}))", F, T.Q).next_to(wq1, UP, buff=0.1)
             tops = max(m.get_top()[1] for m in (moved[0], wq1name, q1name, q0name))
             lane_y = (min(later.get_bottom()[1], ln.get_bottom()[1]) + tops) / 2
             ex = moved[0][0].get_x()
@@ -2234,7 +2363,7 @@ class PerHeadScene(StoryboardScene):
                      f"layer {nl['layer']}: new Q from the updated X")):
                 c = self.column(vals, path, nd, T.Q, length=dh)
                 c.at(x_, -1.35)
-                nm = inline(math(f"Q^(({l_},{hh}))", F, T.Q),
+                nm = inline(sym(f"Q^(({l_},{hh}))", F, T.Q),
                             txt(f"of '{tok}'", T.TYPE.label, T.TEXT))
                 nm.next_to(c, UP, buff=0.12).align_to(c, LEFT)
                 cp = txt(cap, S, T.TEXT).next_to(c, DOWN, buff=0.2).set_x(c.get_x())
@@ -2250,34 +2379,12 @@ class PerHeadScene(StoryboardScene):
             self.play(strip.animate.move_to(wq1).scale(0.6).set_opacity(0),
                       Indicate(wq1, color=T.Q, scale_factor=1.08), run_time=t)
             self.gone(strip)
-        # round 33b (review 33x, teach: "separately learned matrices" asserted): the two
-        # layers' W_Q of the followed head compared, the plan's cosine, on its sentence
-        has_cos = fresh is not None and n_cues >= 7 and nl.get("w_cos") is not None
         make_q = [] if fresh is None else [
             (1.2, x_into_wq),
             # from just right of the box, clear of it (review 28: it faded in behind it)
             (1.2, lambda t: self.play(FadeIn(q1, shift=(q1.get_x() - (
                 wq1.get_right()[0] + 0.15 + q1.width / 2)) * RIGHT),
                                       FadeInPlace(q1name), FadeInPlace(q1how), run_time=t))]
-        cosline, cos_steps = VGroup(), []
-        if has_cos:
-            B = T.TYPE.body
-            cd = len(nl["w_cos_text"].split(".")[-1])
-            # in the free right half under the block row, on four short lines; it leaves
-            # when the voice moves on to the two queries (the one followed comes there)
-            cosline = VGroup(
-                inline(math(f"W_Q^(({nl['layer']},{nl['head']}))", F, T.Q), txt("and", B, T.TEXT),
-                       math(f"W_Q^(({self.layer},{nl['head']}))", F, T.Q), buff=0.15),
-                txt("as long lists of numbers:", B, T.TEXT),
-                inline(txt("cosine similarity", B, T.TEXT), Num(nv.w_cos, None, cd, B, MARK),
-                       buff=0.15),
-                txt("(1: same direction, 0: unrelated)", S, T.TEXT))
-            cosline.arrange(DOWN, aligned_edge=LEFT, buff=0.14)
-            cosline.move_to([0, lane_y - 0.35 - cosline.height / 2, 0])
-            cosline.align_to([6.5, 0, 0], RIGHT)
-            cos_steps = [(1.5, lambda t: self.play(FadeInPlace(cosline[:2]), run_time=t)),
-                         (1, lambda t: self.play(FadeInPlace(cosline[2:]), run_time=t)),
-                         (1, lambda t: self.emphasize(cosline[2][-1], run_time=t))]
         # the query this video followed, beside the new one; what differs: the X and the
         # matrix (with the new query's sentence when the voice has no sentence of its own)
         beside = ([] if fresh is None else [
@@ -2287,23 +2394,17 @@ class PerHeadScene(StoryboardScene):
             (1, lambda t: self.play(Indicate(q1how[1], color=T.X),
                                     Indicate(q1how[3], color=T.Q), run_time=t))])
         self.by_cue([
-            # said "the update is added to bank's X": Δ_attn stays and moves, X joins it
-            # round 33 (review 32b: the sum came 6 s after "added to bank's X"): on that
-            # sentence X joins Δ_attn and the sum is written, entry by entry
+            # "the update is added to bank's X": the diagram of where, X under its name,
+            # Δ_attn moves under the arrow out of attention; then the skip path, and the two
+            # meet in the plus, which gives their sum, entry by entry
             (0, [(0.8, lambda t: self.clear_but([held] if held is not None else [], t)),
-                 (1.5, arrive),
-                 (1, lambda t: self.play(FadeInPlace(dtag), Indicate(cols[1], color=T.ATTN,
-                                                                     scale_factor=1.05),
-                                         run_time=t)),
-                 (2.5, lambda t: summed(t))]),
-            # then the diagram of where that sum happens: X around attention, into the plus
-            (1, [(2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
-                                         FadeInPlace(bname), run_time=t)),
-                 (1.5, lambda t: self.play(Create(a2), FadeInPlace(plus), run_time=t)),
-                 (2, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
-                 # the plus of the diagram is where the sum below happens
-                 (1, lambda t: self.emphasize(plus, cols[2], run_time=t)),
-                 (0.5, lambda t: self.wait(t))]),
+                 (1.2, lambda t: self.play(FadeInPlace(xin), Create(a1), Create(box),
+                                           FadeInPlace(bname), Create(a2), FadeInPlace(plus),
+                                           run_time=t)),
+                 (1.5, arrive)]),
+            (1, [(1.2, lambda t: self.play(Create(skip), FadeInPlace(sname), run_time=t)),
+                 (2, into_plus),
+                 (2.5, summed)]),
             (2, [(1, lambda t: self.play(Create(a3), FadeInPlace(ln1), run_time=t)),
                  (1, lambda t: self.play(Create(a6), FadeInPlace(ffn), FadeInPlace(later),
                                          run_time=t)),
@@ -2311,9 +2412,9 @@ class PerHeadScene(StoryboardScene):
                                            Create(a7), FadeInPlace(plus2), run_time=t)),
                  (1, lambda t: self.play(Create(a8), FadeInPlace(ln2), run_time=t))])] + ([
             (3, [(1, lambda t: self.play(Create(a5), FadeInPlace(nxt), run_time=t)),
-                 *([(0.6, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
+                 *([(0.6, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, note)),
                                                run_time=t),
-                                     self.gone(sums, *names, sname3, note))),
+                                     self.gone(sums, *names, note))),
                     (1, lambda t: self.play(FadeInPlace(pair[0]), run_time=t)),
                     # the new one comes down from the label that announces it
                     (1.2, lambda t: self.play(FadeIn(pair[1], shift=0.4 * DOWN), run_time=t)),
@@ -2321,8 +2422,8 @@ class PerHeadScene(StoryboardScene):
                                                  color=T.Q, run_time=t))]
                    if pair else [(1, lambda t: self.emphasize(nxt, run_time=t))])])]
             if fresh is None else [
-            (3, [(0.6, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, sname3, note)),
-                                            run_time=t), self.gone(sums, *names, sname3, note))),
+            (3, [(0.6, lambda t: (self.play(FadeOutPlace(VGroup(sums, *names, note)),
+                                            run_time=t), self.gone(sums, *names, note))),
                  (3, travel),
                  (0.6, lambda t: self.emphasize(x1name, run_time=t))]),
             # round 32 (review 31b: X^(1) unnamed, W_Q^(1,2) not shown): its own sentence
@@ -2337,13 +2438,11 @@ class PerHeadScene(StoryboardScene):
                                             FadeOut(a5), Create(elbow), run_time=t),
                                   self.gone(a5))),
                  (1, lambda t: self.play(FadeInPlace(wq1), FadeInPlace(wq1name), run_time=t)),
-                 *(cos_steps if has_cos else make_q),
-                 *([] if n_cues >= 6 else beside)])] + ([(5, make_q)] if has_cos else []) + ([
+                 *make_q,
+                 *([] if n_cues >= 6 else beside)])] + ([
             # the closing sentence (review 32: the video ended on 3 s of silence): the query
             # this video followed beside the new one; keys and values made the same way
-            (6 if has_cos else 5, [
-                 *([(0.5, lambda t: (self.play(FadeOutPlace(cosline), run_time=t),
-                                     self.gone(cosline)))] if has_cos else []),
+            (5, [
                  *beside,
                  # X^(l+1) (a blue strip from its column) goes into the key's and the value's
                  # recipe, which are written around it
@@ -2359,8 +2458,6 @@ class PerHeadScene(StoryboardScene):
             kept += list(pair) if pair else [sums, *names, note]
         else:
             kept += [m for m in fresh if m is not fresh[7] or n_cues >= 6]
-            if not has_cos:
-                kept.append(cosline)
             if n_cues > 4:
                 kept.append(elbow)
         self.keep(*kept)
