@@ -130,7 +130,7 @@ def build(c: Context) -> Draft:
         + " Why they share it is not measured here."
         + (" The own arrows point different ways: two ends lie farther apart than any own "
            "arrow is long." if apart else "")
-        + " The bars fill to each arrow's shadow on the plane."
+        + " The bars fill to each arrow's shadow, its projection onto the plane."
         + (f" So the layers move every {said} mostly along a path all share."
            if shared_most else ""),
         expect=([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]

@@ -1163,6 +1163,7 @@ class BankDriftScene(StoryboardScene):
             pass
         pca = Pca()
         pca.plane, pca.back, pca.trails, pca.dots, pca.start = plane, back, trails, dots, start
+        pca.names = [*pc[2:], end_label, scale_bar]      # (labels the split's moves avoid)
         pca.read = [side, seg]
         pca.left, pca.top = head.get_left()[0], head.get_top()[1]
         self.stage.pca = pca
@@ -1220,13 +1221,16 @@ class BankDriftScene(StoryboardScene):
             self.remove(*m.get_family())
         self.stage.other = [back]
         sb = self.split_bars(pca.left, pca.top)
+        a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
         # "split each bank's move into two arrows": the paths step back (the arrows are drawn
-        # over them) and the split is written at the top of the side column
+        # over them) and the split is written at the top of the side column; X^(0)'s label
+        # steps off the line the shared arrow will take (clear of the axes' names)
         self.hold_until_moment(M.SPLIT)
-        self.play(DimPlace(trails, 0.35), FadeInPlace(sb.equation), run_time=0.8)
+        self.play(DimPlace(trails, 0.35), FadeInPlace(sb.equation),
+                  *self.clear_of_line(pca.start, plane.c2p(*pr.xy.raw[0][0]), a0, a1,
+                                      avoid=pca.names), run_time=0.8)
         # "one arrow all three banks share": the mean of the three X^(0), and the shared
         # arrow's shadow on the plane grows from it as it is said
-        a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
         mean0 = Dot(a0, radius=0.08, color=T.TEXT)
         mean1 = Dot(a1, radius=0.08, color=T.TEXT)
         shadow = Arrow(a0, a1, buff=0, color=T.TEXT, stroke_width=5,
@@ -1310,13 +1314,16 @@ class BankDriftScene(StoryboardScene):
                   FadeInPlace(sb.legend), run_time=1.2)
         # "... the shared arrow lies mostly in the plane, each own arrow mostly off it": the
         # shared one's long fill, then the own ones' short fills
+        # (each lit about when its words come: half-way through that sentence, then later)
         end = self.beat_start + self.beat_end(beat)
         last = self.cue_with("mostly along")     # the split's closing line, if it has one
         until = self.cue_at(last) if last is not None else end
-        if until - self.time > 1.2:
-            t = min(1.2, 0.4 * (until - self.time))
-            self.play(Indicate_(sb.fills[0], 1.0), run_time=t)
-            self.play(*[Indicate_(f, 1.0) for f in sb.fills[1:]], run_time=t)
+        said = self.said(M.WAYS)
+        for at, fills in ((0.5, sb.fills[:1]), (0.75, sb.fills[1:])):
+            self.hold_until(said + at * (until - said) - 0.3)
+            if until - self.time > 0.6:
+                self.play(*[Indicate_(f, 1.0) for f in fills],
+                          run_time=min(1.0, until - self.time - 0.1))
         # "so the layers move every bank mostly along a path all three share": the shared
         # arrows and their bar lit as it is said
         if last is not None:
@@ -1324,6 +1331,22 @@ class BankDriftScene(StoryboardScene):
             self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0], sb.fills[0])],
                       run_time=max(0.8, min(2.0, 0.8 * (end - self.time))))
         self.stage.other = [back, sb.all, shared, own]
+
+    def clear_of_line(self, label, at, a, b, avoid=()) -> list:
+        """The move (as a list of animations, maybe empty) that takes `label`, beside the
+        point `at`, off the segment a-b: to the first side of `at` where it touches neither
+        the segment, nor the mobjects `avoid`, nor the frame's edge."""
+        pts = np.array([a + (b - a) * t for t in np.linspace(0, 1, 80)])
+        if not covered(label, pts, pad=0.05):
+            return []
+        to = label.copy()
+        for d in (RIGHT, DR, DOWN, UR, DL, LEFT, UP, UL):
+            to.next_to(at, d, buff=0.18)
+            if not covered(to, pts, pad=0.05) and not any(
+                    overlaps(to, m, pad=0.04) for m in avoid) and \
+                    abs(to.get_right()[0]) < 7.11 - T.EDGE and to.get_left()[0] > -7.11 + T.EDGE:
+                return [label.animate.move_to(to)]
+        return []
 
     def split_bars(self, left: float, top: float):
         """The side column of the split (not yet shown), from (`left`, `top`): the split in
@@ -1350,7 +1373,7 @@ class BankDriftScene(StoryboardScene):
                         for x, col in zip(lengths, colors)])
         bars_x = left + max(m.width for m in names) + 0.2
         room = right - bars_x - 0.15 - max(m.width for m in nums)
-        ku = max(0.05, room / max(1e-9, max(float(x) for x in lengths)))
+        ku = max(0.5, room) / max(1e-9, max(float(x) for x in lengths))   # (any units)
         outlines, fills = VGroup(), VGroup()
         y = head.get_bottom()[1] - 0.4
         for name, x, f, col, num in zip(names, lengths, shown, colors, nums):
