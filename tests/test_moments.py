@@ -35,7 +35,7 @@ TYPED = {
     ("baseline", "adjusted_ends"): (4, "At the output"),
     ("baseline", "rises"): (4, "on that last step"),
     ("drift", "cloud"): (0, "Take all"),
-    ("drift", "directions"): (2, "two directions"),
+    ("drift", "directions"): (2, "PCA, principal"),
     ("drift", "plane"): (2, "projects every state"),
     ("drift", "axes"): (3, "The first, PC1"),
     ("drift", "pc2"): (3, "the second, PC2"),
@@ -47,15 +47,16 @@ TYPED = {
     ("split", "one_arrow"): (1, "One arrow"),
     ("split", "mean_start"): (1, "mean start"),
     ("split", "mean_end"): (1, "mean end"),
-    ("split", "own_start"): (1, "drawn once"),
+    ("split", "own_start"): (1, "drawn from each"),
     ("split", "own"): (2, "own arrow"),
-    ("split", "right_angles"): (2, "roughly at right angles"),
     ("split", "half"): (2, "under half as long"),
     ("split", "shared_sum"): (3, "Why all three"),
     ("split", "not_measured"): (3, "not measured"),
-    ("split", "ways"): (4, "Each own arrow"),
-    ("split", "answer"): (5, "So, for this one pair"),
-    ("split", "answer_share"): (6, "the money bank ends"),
+    ("split", "ways"): (4, "The bars fill"),
+    # round 35: the closing on the gap's chart alone
+    ("answer", "close_gap"): (0, "is the gap"),
+    ("answer", "close_flat"): (0, "within"),
+    ("answer", "close_end"): (0, "widest at the output"),
     ("gap", "gap_defined"): (0, "Take the gap"),
     ("gap", "cancels"): (1, "baseline cancels"),
     ("gap", "together"): (2, "Up to X"),
@@ -173,7 +174,8 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
 
 @pytest.mark.parametrize("template,typed_words,show", [
     ("bank_drift", TYPED, {"extend": "similarity", "baseline": "baseline",
-                           "drift": "projection", "split": "split", "gap": "gap"}),
+                           "drift": "projection", "split": "split", "gap": "gap",
+                           "answer": "answer"}),
     ("residual_stream", TYPED_STREAM, STREAM_SHOW)], ids=["bank_drift", "residual_stream"])
 def test_every_typed_word_is_a_moment_of_the_registry(template, typed_words, show):
     declared = {(s, m) for s, names in TEMPLATES[template].moments for m in names}

@@ -4,7 +4,8 @@ It tells the shipped story for the sentences it is given: every sentence's curve
 first (start and end, said), the baseline subtracted, the gap between the curve that ends
 highest and the one that ends lowest (on the same chart), then the PCA plane, where the
 distances between the ends are said for the same pairs in the plane and in the full space,
-and the move split into the part all share and each one's own. It does not know the senses:
+the move split into the part all share and each one's own, and the answer on the gap's chart
+alone. It does not know the senses:
 it says which sentence ends nearest the first and that the gap is the sense signal only if
 that one uses the word in the first sentence's sense."""
 
@@ -77,9 +78,6 @@ def build(c: Context) -> Draft:
     same = ans["one_path"]
     hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
     shared_most = ans["shared"]
-    # "the layers move every word a long way": the other words' shortest move is over half
-    # the first sentence's focus word's
-    common = d["other_move_range"][0] / max(d["full_depth_distance"], 1e-9) > 0.5
     nearest = int(np.argmin(d["full_end_distances"]))
     # two ends farther apart than any own arrow is long (so the own arrows cannot all point
     # one way)
@@ -90,10 +88,11 @@ def build(c: Context) -> Draft:
                          for k in range(K))
     beats_drift = Beat(
         "drift", ["projection"],
-        "PCA: all {data.projection.n_points} states projected onto the plane of their two "
+        "All {data.projection.n_points} states, projected onto the plane of their two "
         "directions of most spread",
         f"Take all {{data.projection.n_points}} states of {said}, from all "
-        "{len(sentences)} sentences. PCA finds the two directions in which they spread most, "
+        "{len(sentences)} sentences. PCA, principal component analysis, finds the two "
+        "directions in which they spread most, "
         "and projects every state onto the flat plane those two span. The first, PC1, keeps "
         "{data.projection.explained_percent[0]:.0f} percent of the spread; the second, PC2, "
         "{data.projection.explained_percent[1]:.0f}. "
@@ -112,49 +111,40 @@ def build(c: Context) -> Draft:
         + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else [])
         + [f"data.projection.full_end_distances[{nearest}] - "
            f"data.projection.full_end_distances[{k}] <= 0" for k in range(K) if k != nearest],
-        moments={M.CLOUD: "Take all", M.DIRECTIONS: "two directions",
+        moments={M.CLOUD: "Take all", M.DIRECTIONS: "PCA, principal",
                  M.PLANE: "projects every state", M.AXES: "The first, PC1",
                  M.PC2: "the second, PC2", M.SAME_PATH: "same path" if same else "each path",
                  M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane"})
-    # the split: its own beat (and chapter marker) since round 32
+    # the split: its own beat (and chapter marker) since round 32; round 35: each arrow's
+    # shadow drawn where it points on the plane, bars of the full lengths filled to it
     beats_split = Beat(
         "split", ["split"],
         "The move split: the arrow all share, and each one's own",
         "How much of each move is common to all of them?"
         + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
-        "their mean start to their mean end, {data.projection.shared_move:.1f} long, the path "
-        "they take together, drawn from each one's own start; each sentence's own arrow is at "
-        "most {data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
-        + " So the part they all share is {data.projection.shared_move:.1f} long; the part "
-        "that differs between the sentences is at most {data.projection.own_part:.1f}; why "
-        "they share it is not measured here."
+        "their mean start to their mean end, {data.projection.shared_move:.1f} long, drawn "
+        "from each one's own start. Each sentence's own arrow, from that tip to its own end, "
+        "is at most {data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
+        + " Why they share it is not measured here."
         + (" The own arrows point different ways: two ends lie farther apart than any own "
-           "arrow is long." if apart else " The own arrows are what tells the sentences apart.")
-        + " Each own arrow's shadow on the plane is drawn beside it. In the full space, the "
-        "ends lie " + ends("full_end_distances") + " from the first sentence's."
-        # (round 33: the closing line answers the title, as the shipped storyboard's does)
-        + (" So, for these sentences, what sets them apart is smaller than the move all share."
-           if shared_most else
-           " So, for these sentences, set the own arrows against the move all share."),
-        expect=["data.projection.other_move_range[1] - data.projection.other_move_range[0] "
-                ">= 0"]
-        + (["data.projection.other_move_range[0] / data.projection.full_depth_distance > 0.5"]
-           if common else [])
-        + ([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
-           if shared_most else [])
+           "arrow is long." if apart else "")
+        + " The bars fill to each arrow's shadow, its projection onto the plane."
+        + (f" So the layers move every {said} mostly along a path all share."
+           if shared_most else ""),
+        expect=([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
+                if shared_most else [])
         + ([f"max(data.projection.full_end_distances) - data.projection.own_part > 0"]
            if apart else []),
         moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
                  M.MEAN_END: "mean end",
-                 M.OWN_START: "own start", M.OWN: "own arrow", M.RIGHT_ANGLES: "own arrow",
+                 M.OWN_START: "own start", M.OWN: "own arrow",
                  M.HALF: "at most",
-                 M.SHARED_SUM: "the part they all share",
-                 M.NOT_MEASURED: "why they share it",
-                 M.WAYS: "Each own arrow", M.ANSWER_SHARE: "In the full space",
-                 M.ANSWER: "So, for these sentences"})
+                 M.SHARED_SUM: "Why they share",
+                 M.NOT_MEASURED: "not measured",
+                 M.WAYS: "The bars fill"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:
@@ -203,6 +193,19 @@ def build(c: Context) -> Draft:
                  M.POSITION: "position"}))
     beats.append(beats_drift)
     beats.append(beats_split)
+    # (round 35) the closing, on the gap's chart alone, as the shipped storyboard's
+    flat = (f"within {{data.gap.small:.3f}} of zero up to X {integer_words(g['together'])}, "
+            if g["together"] > 0 else "at X zero {data.gap.first:.3f}, ")
+    beats.append(Beat(
+        "answer", ["answer"],
+        "What tells the sentences apart: the gap",
+        "What tells the sentences apart is the gap between the curve ending highest and "
+        "the one ending lowest: " + flat + "and at the output {data.gap.last:.3f}"
+        + (", its widest." if widest else "."),
+        expect=early_expect + ([f"data.gap.widest == {L}"] if widest else []),
+        moments={M.CLOSE_GAP: "is the gap",
+                 M.CLOSE_FLAT: "within" if g["together"] > 0 else "at X zero",
+                 M.CLOSE_END: "at the output"}))
     notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "
              f"{[round(float(x), 3) for x in d['curves'][k]['raw']]}" for k in range(K)]
     notes.append(f"gap (sentence {near + 2} minus {far + 2}): "

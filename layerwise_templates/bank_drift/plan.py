@@ -204,6 +204,16 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["own_shown_percent"] = [100.0 * f for f in projection["own_shown"]]
     # the shared move's start and end on the plane (the sentences' mean X^(0) and X^(L))
     projection["shared_xy"] = [xy_mean_start.tolist(), xy_mean_end.tolist()]
+    # (round 35) how much of the shared move's length the plane shows (its shadow over its
+    # full length), beside `own_shown`: the split's bars fill each arrow to its shadow
+    projection["shared_shown"] = (float(np.hypot(*(xy_mean_end - xy_mean_start)))
+                                  / projection["shared_move"]
+                                  if projection["shared_move"] > 0 else 1.0)
+    # (round 35) each own arrow's shadow on the plane, from its tail (the sentence's own X^(0)
+    # moved by the shared move's shadow) to its tip (the sentence's X^(L)): drawn where it
+    # really points, its length over `own_parts` is `own_shown`
+    projection["own_xy"] = [[(xy[c, 0] + xy_mean_end - xy_mean_start).tolist(),
+                             xy[c, -1].tolist()] for c in range(C)]
     # the yardstick for "far": how far every other word of these sentences moves from its
     # X^(0) to its X^(L) in the full space (the words the baseline pairs, without the focus
     # word): the layers move every word about this far, so the move's size alone is not

@@ -13,16 +13,19 @@ Beats (each optional, in storyboard order):
 - `baseline`: the baseline (mean cosine of unrelated tokens) drawn dashed; each curve is then
   moved down by it (raw - baseline), its numbers turning into the adjusted ones.
 - `gap`: the curve ending highest minus the curve ending lowest, state by state, as thin bars
-  between the raw curves, which move down onto the adjusted ones with the bars (the baseline
-  cancels), then onto a chart of their own standing on zero, with a row of numbers; then the
-  caveats.
+  between the lit curves (the adjusted ones after `baseline`); the baseline added back, both
+  curves rise onto the raw ones with their bars (it cancels); then the chart becomes the gap's
+  own, the bars standing on zero, with a row of numbers; then the caveats.
 - `projection`: every state first as seen along two of the model's own coordinates, then moved
-  onto one PCA plane (axes PC1, PC2 kept on screen, a grid square of one unit), the three paths
-  drawn in one stroke (X^(0) and X^(L) named); how far one other end lies from the reference's
-  end, in the plane and in the full space.
+  onto one PCA plane (about half the frame; axes PC1, PC2 said in one line and kept on screen
+  with their shares, a grid square of one unit), the three paths drawn in one stroke (X^(0)
+  and X^(L) named); how far one other end lies from the reference's end, in the plane and in
+  the full space.
 - `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
-  the sentences share and each one's own, to scale; each own arrow beside its shadow on the
-  plane; then every other end's distance from the reference's end in the full space.
+  the sentences share and each one's own, each drawn on the plane where its shadow points;
+  beside it, bars of their full lengths to one scale, each filled to its shadow's share.
+- `answer`: the closing on the gap's chart alone: its bars rise as the gap is named, the band
+  where it stays small, its last bar and number.
   (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
@@ -32,8 +35,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Arc, Arrow, CapStyleType, Create,
-                   DashedLine, Dot, SurroundingRectangle,
+from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, AnimationGroup, Arc, Arrow, CapStyleType, Create,
+                   Circle, DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle,
                    Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
@@ -491,6 +494,16 @@ class BankDriftScene(StoryboardScene):
         chart.add_to_back(new)
         chart.lo, chart.wide = wide.lo, True
 
+    def curve_shape(self, chart: CosineChart, values, color) -> VGroup:
+        """A curve as `draw_curve` leaves it, VGroup(segments, dots), at `values` on `chart`:
+        the shape a drawn curve moves to (raw -> adjusted and back)."""
+        n = len(values)
+        return VGroup(
+            VGroup(*[Line(chart.p(s, float(values[s])), chart.p(s + 1, float(values[s + 1])),
+                          color=color, stroke_width=3) for s in range(n - 1)]),
+            VGroup(*[Dot(chart.p(s, float(a)), radius=0.06, color=color)
+                     for s, a in enumerate(values)]))
+
     def number_row(self, chart: CosineChart, key, label: str, values, color,
                    decimals: int = 2) -> VGroup:
         y = chart.next_row_y()
@@ -868,12 +881,7 @@ class BankDriftScene(StoryboardScene):
             name, color = f"raw{k}", self.curve_color(k)
             segs, dots = chart.curves[name]
             moved = VGroup(segs.copy(), dots.copy())
-            target = VGroup(
-                VGroup(*[Line(chart.p(s, float(c.adjusted[s])),
-                              chart.p(s + 1, float(c.adjusted[s + 1])), color=color,
-                              stroke_width=3) for s in range(len(dots) - 1)]),
-                VGroup(*[Dot(chart.p(s, float(a)), radius=0.06, color=color)
-                         for s, a in enumerate(c.adjusted)]))
+            target = self.curve_shape(chart, c.adjusted, color)
             self.add(moved)
             # the raw curve is dimmed in place: it is a part of the chart, so the chart stays
             # one mobject on screen (wrapping its parts in a new group would break it up)
@@ -932,8 +940,10 @@ class BankDriftScene(StoryboardScene):
         v, pr = self.v, self.v.projection
         (x0, x1), (y0, y1) = pr.x_range.values, pr.y_range.values
         step = float(pr.step)
-        top = TOP - 0.1             # the key moves aside: the plane takes the full height
-        height, width = top - BOTTOM - 0.2, 8.2
+        # the key moves aside: the plane takes the full height, from under the title to the
+        # caption (round 35: about half the frame, it was 43 % of its width)
+        top = TOP
+        height, width = top - BOTTOM, 8.2
         unit = min(width / (x1 - x0), height / (y1 - y0))
         plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
                             x_length=unit * (x1 - x0), y_length=unit * (y1 - y0),
@@ -1153,6 +1163,7 @@ class BankDriftScene(StoryboardScene):
             pass
         pca = Pca()
         pca.plane, pca.back, pca.trails, pca.dots, pca.start = plane, back, trails, dots, start
+        pca.names = [*pc[2:], end_label, scale_bar]      # (labels the split's moves avoid)
         pca.read = [side, seg]
         pca.left, pca.top = head.get_left()[0], head.get_top()[1]
         self.stage.pca = pca
@@ -1195,30 +1206,31 @@ class BankDriftScene(StoryboardScene):
         self.play(*[Indicate_(m, 1.0) for m in ms], run_time=run_time)
 
     def beat_split(self, beat) -> None:
-        """The reference's move split into the arrow all sentences share and each one's own
-        (the plane the `projection` beat left on screen, dimmed behind the full-space
-        picture), then the ends' distances in the full space."""
+        """The move split into the arrow all sentences share (their mean X^(0) to their mean
+        X^(L)) and each one's own (the rest of its move), on the plane the `projection` beat
+        left: each arrow's shadow drawn where it really points on the plane (round 35: the
+        own arrows were drawn in columns, all turned one way); beside the plane, bars of the
+        arrows' full lengths to one scale, each filled to its shadow's share."""
         # (no lead-in: the same plane goes on; the voice starts with the beat)
         pca = self.stage.pca
         v, pr = self.v, self.v.projection
-        plane, back, trails, dots, start = pca.plane, pca.back, pca.trails, pca.dots, pca.start
-        # the ends' comparison has been read: it leaves as the new question is asked
+        plane, back, trails, dots = pca.plane, pca.back, pca.trails, pca.dots
+        # the ends' comparison has been read: it leaves as the split is said
         self.play(*[FadeOutPlace(m) for m in pca.read], run_time=0.6)
         for m in pca.read:
             self.remove(*m.get_family())
         self.stage.other = [back]
-        # "how much of each bank's move is common to all three?": the three paths it asks
-        # about, lit while the question is said
-        self.pulse(trails, run_time=max(0.6, min(2.0, 0.8 * (self.said(M.SPLIT) - self.time))))
-        split = self.split_picture(pca.left, pca.top)
-        # "split each bank's move into two arrows": the plane steps back (dimmed, not gone:
-        # the shared arrow's shadow is drawn on it) and the split is written where its picture
-        # will stand
-        self.hold_until_moment(M.SPLIT)
-        self.play(DimPlace(back, 0.3), FadeInPlace(split.equation), run_time=0.8)
-        # "one arrow all three banks share": the mean of the three X^(0) on the plane, marked,
-        # and the shared arrow (its shadow on the plane) starts growing from it as it is said
+        sb = self.split_bars(pca.left, pca.top)
         a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
+        # "split each bank's move into two arrows": the paths step back (the arrows are drawn
+        # over them) and the split is written at the top of the side column; X^(0)'s label
+        # steps off the line the shared arrow will take (clear of the axes' names)
+        self.hold_until_moment(M.SPLIT)
+        self.play(DimPlace(trails, 0.35), FadeInPlace(sb.equation),
+                  *self.clear_of_line(pca.start, plane.c2p(*pr.xy.raw[0][0]), a0, a1,
+                                      avoid=pca.names), run_time=0.8)
+        # "one arrow all three banks share": the mean of the three X^(0), and the shared
+        # arrow's shadow on the plane grows from it as it is said
         mean0 = Dot(a0, radius=0.08, color=T.TEXT)
         mean1 = Dot(a1, radius=0.08, color=T.TEXT)
         shadow = Arrow(a0, a1, buff=0, color=T.TEXT, stroke_width=5,
@@ -1227,421 +1239,223 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeInPlace(mean0), run_time=0.4)
         self.play(GrowArrow(shadow), run_time=max(0.8, min(3.0, 0.9 * (
             self.said(M.MEAN_START) - self.time))))
-        # "from their mean start": that dot and the three X^(0) it is the mean of
+        # "from their mean start": that dot and the X^(0) it is the mean of
         self.hold_until_moment(M.MEAN_START)
-        self.play(Indicate_(mean0, 1.4), Indicate_(start, 1.0),
+        self.play(Indicate_(mean0, 1.4), Indicate_(pca.start, 1.0),
                   run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END) - self.time))))
-        # "... to their mean end: 10.7": the mean of the three X^(L), at the shadow's tip, and
-        # the shared arrow's length under the split's words
+        # "... to their mean end, 10.7 long": the mean of the three X^(L) at the tip; a copy
+        # of the arrow lies down in the side column as the bar of its full length
         self.hold_until_moment(M.MEAN_END)
-        self.play(FadeInPlace(mean1), Indicate_(dots, 1.0), run_time=0.6)
-        self.play(FadeInPlace(split.shared_label), run_time=0.5)
-        # "drawn here from each bank's own start": copies of the shadow lift off the
-        # plane into the full-space picture, one per column, each from its own start dot, all
-        # on this line; each copy's midpoint travels, it turns about that midpoint and is
-        # shortest half-way (it never swings about its tail, nor leaves the room above the
-        # caption)
-        xr, ylo, yhi = 7.11 - T.EDGE, BOTTOM + 0.15, pca.top
-        targets = [split.shared] + [cp[1] for cp in split.copies]
-        lifts = []
-        for target in targets:
-            lifted = shadow.copy()
-            o, tip = target.get_start(), target.get_end()
-            m0, m1 = (a0 + a1) / 2, (o + tip) / 2
-            ang0 = float(np.arctan2(*(a1 - a0)[1::-1]))
-            ang1 = float(np.arctan2(*(tip - o)[1::-1]))
-            turn = (ang1 - ang0 + np.pi) % (2 * np.pi) - np.pi
-            len0, len1 = float(np.linalg.norm(a1 - a0)), float(np.linalg.norm(tip - o))
-
-            def carry(m, alpha: float, m0=m0, m1=m1, ang0=ang0, turn=turn, len0=len0,
-                      len1=len1) -> None:
-                a = alpha * alpha * (3 - 2 * alpha)    # eased, but moving all the way through
-                mid = m0 + (m1 - m0) * a
-                th = ang0 + turn * a
-                u = np.array([np.cos(th), np.sin(th), 0.0])
-                ln = (len0 + (len1 - len0) * a) * (1 - 0.45 * np.sin(np.pi * a))
-                room = [abs(xr - abs(mid[0])) / max(1e-9, abs(u[0])),
-                        (mid[1] - ylo if u[1] != 0 else 1e9) / max(1e-9, abs(u[1])),
-                        (yhi - mid[1] if u[1] != 0 else 1e9) / max(1e-9, abs(u[1]))]
-                half = max(0.1, min(ln / 2, *room))
-                m.become(Arrow(mid - u * half, mid + u * half, buff=0, color=T.TEXT,
-                               stroke_width=5,
-                               max_tip_length_to_length_ratio=0.06 + (0.08 - 0.06) * a))
-            lifts.append(UpdateFromAlphaFunc(lifted, carry, rate_func=linear))
+        self.play(FadeInPlace(mean1), Indicate_(dots, 1.0), FadeInPlace(sb.head), run_time=0.6)
+        self.play(FadeInPlace(sb.names[0]), TransformFromCopy(shadow, sb.outlines[0]),
+                  run_time=0.9)
+        self.play(FadeInPlace(sb.nums[0]), run_time=0.3)
+        # "drawn from each bank's own start": one copy per bank, from that bank's X^(0) (on
+        # this plane the starts nearly coincide); the mean's dots leave
+        xy, own_xy = pr.xy.raw, pr.own_xy.raw
+        # (thinner than the one arrow: copies a few pixels apart read as copies, not as one
+        # thick double line)
+        copies = VGroup(*[Arrow(plane.c2p(*xy[c][0]), plane.c2p(*own_xy[c][0]), buff=0,
+                                color=T.TEXT, stroke_width=3,
+                                max_tip_length_to_length_ratio=0.05)
+                          for c in range(len(self.colors))])
         self.hold_until_moment(M.OWN_START)
-        self.play(*lifts, FadeInPlace(split.start), *[FadeInPlace(cp[0]) for cp in split.copies],
-                  *[FadeInPlace(m) for m in split.names], FadeInPlace(split.scale_note),
-                  run_time=max(1.4, min(2.4, 0.8 * (self.said(M.OWN) - self.time))))
-        for lf in lifts:
-            self.remove(lf.mobject)
-        self.add(split.shared, *split.copies)
-        # "then each bank's own arrow, from the shared arrow's tip to that bank's own end: the
-        # longest, the money bank's, is under half as long": each grows from the tip of its
-        # column's shared arrow, its length at its end
-        # (the split's words have been read: "each move = ..." leaves as the own arrows
-        # grow, round 33: the column was the busiest frame)
+        self.play(Transform(shadow, copies[0]),
+                  *[TransformFromCopy(shadow, cp) for cp in copies[1:]],
+                  FadeOutPlace(mean0), FadeOutPlace(mean1), run_time=0.9)
+        self.remove(mean0, mean1)
+        shared = VGroup(shadow, *copies[1:])
+        # "then each bank's own arrow, from that tip to its own end": each own arrow's shadow
+        # grows from its copy's tip to its bank's X^(L), pointing where it really points on
+        # the plane; a copy of it lies down in the column as the bar of its full length
+        own = VGroup(*[Arrow(plane.c2p(*own_xy[c][0]), plane.c2p(*own_xy[c][1]), buff=0,
+                             color=col, stroke_width=5, max_tip_length_to_length_ratio=0.45,
+                             max_stroke_width_to_length_ratio=40)
+                       for c, col in enumerate(self.colors)])
+        # (short on the plane: a ring says where to look as they grow)
+        ring = Circle(radius=max(0.35, 0.6 * max(own.width, own.height)), color=T.POINTER,
+                      stroke_width=3).move_to(own.get_center())
         self.hold_until_moment(M.OWN)
-        self.play(LaggedStart(*[GrowArrow(a) for a in split.own], lag_ratio=0.3),
-                  *[FadeInPlace(m) for m in split.own_labels], FadeOutPlace(split.equation),
-                  run_time=1.4)
-        self.remove(*split.equation.get_family())
-        split.all.remove(split.equation)        # (gone: not faded out again with the rest)
+        self.play(LaggedStart(*[GrowArrow(a) for a in own], lag_ratio=0.3),
+                  Succession(FadeIn(ring, run_time=0.3), Animation(ring, run_time=1.0),
+                             FadeOut(ring, run_time=0.3)), run_time=1.6)
+        self.remove(ring)
+        self.bring_to_front(dots)
+        self.play(*[FadeInPlace(m) for m in sb.names[1:]],
+                  *[TransformFromCopy(a, o) for a, o in zip(own, sb.outlines[1:])],
+                  run_time=1.0)
+        self.play(*[FadeInPlace(m) for m in sb.nums[1:]], run_time=0.4)
+        # "the longest, the money bank's, is under half as long as the shared one": the shared
+        # bar's half marked, a line down across the own bars; the longest one lit
+        # (the half mark only where every own arrow is under it: plan answer.shared)
         k = int(pr.own_longest)
-        moments = self.beat.get("moments") or {}
-        lo_deg, hi_deg = (float(x) for x in pr.own_angle_range)
-        if M.RIGHT_ANGLES in moments and 75.0 < lo_deg and hi_deg < 105.0:
-            # (round 34) "nearly at right angles to it": a corner mark where each own arrow
-            # leaves its shared arrow's tip (the plan's own_angles_deg: 78-101° here)
-            corners = VGroup()
-            for c, own in enumerate(split.own):
-                col = split.shared if c == 0 else split.copies[c - 1][1]
-                t0 = own.get_start()
-                u = col.get_start() - t0
-                w = own.get_end() - t0
-                u, w = (0.28 * x / max(1e-9, float(np.linalg.norm(x))) for x in (u, w))
-                corners.add(VMobject(stroke_color=T.POINTER, stroke_width=3.5)
-                            .set_points_as_corners([t0 + u, t0 + u + w, t0 + w]))
-            # (round 34b) "..., 78 to 101 degrees": the range written under the columns
-            degs = inline(txt("own arrow to shared:", SIZE, T.POINTER),
-                          Num(pr.own_angle_range[0], decimals=0, size=SIZE, color=T.POINTER, suffix="°"),
-                          txt("to", SIZE, T.POINTER),
-                          Num(pr.own_angle_range[1], decimals=0, size=SIZE, color=T.POINTER, suffix="°"))
-            low_d = min(m.get_bottom()[1] for m in [*split.own, *split.own_labels])
-            degs.align_to(split.scale_note, LEFT)
-            degs.set_y(max(low_d - 0.25 - degs.height / 2, BOTTOM + 0.1 + degs.height / 2))
-            self.hold_until_moment(M.RIGHT_ANGLES)
-            self.play(Create(corners), FadeInPlace(degs), run_time=0.5)
-            self.wait(1.8)
-            self.play(FadeOutPlace(corners), FadeOutPlace(degs), run_time=0.3)
-            self.remove(*corners.get_family(), *degs.get_family())
-        half = M.HALF if M.HALF in moments else M.OWN
-        self.hold_until(self.said(half) - 2.0)
-        self.pulse(split.own[k], split.own_labels[k], run_time=0.9)
-        # "... is under half as long as the shared one": that own arrow swings to lie beside
-        # its column's shared arrow, from the start dot down, and the shared arrow's half
-        # point is ticked
-        col_shared = split.shared if k == 0 else split.copies[k - 1][1]
-        o, tip = col_shared.get_start(), col_shared.get_end()
-        ln = float(split.own[k].get_length())
-        aside = RIGHT * 0.22
-        laid = Arrow(o + aside, o + aside + (tip - o) / np.linalg.norm(tip - o) * ln, buff=0,
-                     color=self.colors[k], stroke_width=5,
-                     max_tip_length_to_length_ratio=0.25)
-        mid = (o + tip) / 2
-        tick = Line(mid + LEFT * 0.14, mid + aside + RIGHT * 0.14, color=T.POINTER,
-                    stroke_width=4)
-        half_lab = txt("half", SIZE, T.POINTER).next_to(tick, RIGHT, buff=0.08)
-        self.hold_until(self.said(half) - 0.9)
-        self.play(TransformFromCopy(split.own[k], laid), run_time=0.9)
-        self.play(Create(tick), FadeInPlace(half_lab), run_time=0.5)
+        half = [sb.half, sb.half_label] if pr.answer.shared.value else []
+        self.hold_until(self.said(M.HALF) - 0.6)
+        if half:
+            self.play(Create(sb.half), FadeInPlace(sb.half_label), run_time=0.6)
+        self.pulse(sb.outlines[k + 1], sb.names[k + 1], run_time=0.9)
         self.wait(max(0.1, min(2.0, 0.85 * (self.said(M.SHARED_SUM) - self.time) - 0.4)))
-        self.play(FadeOutPlace(laid), FadeOutPlace(tick), FadeOutPlace(half_lab),
-                  run_time=0.35)
-        self.remove(laid, tick, *half_lab.get_family())
-        # "so the shared part is the larger; why all three share it is not measured here": the
-        # shared arrows and their number, then the words under the columns
-        low = min(m.get_bottom()[1] for m in [*split.own, *split.own_labels])
-
-        def under(m):
-            m.align_to(split.scale_note, LEFT)
-            m.set_y(max(low - 0.25 - m.height / 2, BOTTOM + 0.1 + m.height / 2))
-            if m.get_right()[0] > 7.11 - T.EDGE:
-                m.scale((7.11 - T.EDGE - m.get_left()[0]) / m.width, about_edge=LEFT)
-            return m
-        unknown = under(txt("why all share it: not measured here", SIZE, T.POINTER))
-        # (round 34b: the words come with "why all three share it", the shared arrows lit)
+        if half:
+            self.play(*[FadeOutPlace(m) for m in half], run_time=0.35)
+            self.remove(*[x for m in half for x in m.get_family()])
+        # "why all three share it is not measured here": the shared arrows and their bar lit,
+        # the words under the bars
         self.hold_until_moment(M.SHARED_SUM)
-        self.play(*[Indicate_(m, 1.0) for m in (*targets, split.shared_label[-1])],
-                  FadeInPlace(unknown, rate_func=squish_rate_func(smooth, 0.0, 0.5)),
+        self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0])],
+                  FadeInPlace(sb.unknown, rate_func=squish_rate_func(smooth, 0.0, 0.5)),
                   run_time=max(0.6, min(1.4, 0.85 * (self.said(M.NOT_MEASURED) - self.time))))
-        # "each own arrow lies mostly off the plane: its shadow on the plane is short": beside
-        # each own arrow, its shadow's length on the PCA plane (plan `own_shown`), pale
-        # (round 33: beside the arrow a 6 % shadow was 3 px: each own arrow lies down, under
-        # its column, as an outlined bar of its length, filled to its shadow's share, that
-        # share written beside it)
-        shadows, outlines, fills, pcts = VGroup(), VGroup(), VGroup(), VGroup()
-        y_row = low - 0.3
-        # (a share bar: its width the same for every column, wider than the arrows drawn to
-        # scale, so a 6 % shadow is seen; the legend says it is a share of the length)
-        pitch = (split.names[1].get_left()[0] - split.names[0].get_left()[0]
-                 if len(split.names) > 1 else 1.4)
-        pw = max(Num(x, decimals=0, size=SIZE, suffix="%").width for x in pr.own_shown_percent)
-        ln = max(0.3, min(0.8, pitch - pw - 0.25))
-        for c, own in enumerate(split.own):
-            x0 = split.names[c].get_left()[0]
-            box = Rectangle(width=ln, height=0.32, stroke_color=self.colors[c], stroke_width=3,
-                            fill_opacity=0).move_to([x0 + ln / 2, y_row, 0])
-            f = max(0.02, float(pr.own_shown[c]))
-            fill = Rectangle(width=ln * f, height=0.32, stroke_width=0,
-                             fill_color=self.colors[c], fill_opacity=0.9)
-            fill.move_to(box.get_left() + RIGHT * ln * f / 2)
-            pct = Num(pr.own_shown_percent[c], decimals=0, size=SIZE, color=self.colors[c],
-                      suffix="%").next_to(box, RIGHT, buff=0.1)
+        # "the bars fill to each arrow's shadow on the plane: the shared arrow lies mostly in
+        # the plane, each own arrow mostly off it": every arrow on the plane lays a copy of
+        # itself into its bar, from the bar's left end: the filled part
+        self.hold_until_moment(M.WAYS)
+        self.play(FadeOutPlace(sb.unknown), run_time=0.3)
+        self.remove(*sb.unknown.get_family())
+        self.play(*[TransformFromCopy(a, f) for a, f in zip([shadow, *own], sb.fills)],
+                  FadeInPlace(sb.legend), run_time=1.2)
+        # "... the shared arrow lies mostly in the plane, each own arrow mostly off it": the
+        # shared one's long fill, then the own ones' short fills
+        # (each lit about when its words come: half-way through that sentence, then later)
+        end = self.beat_start + self.beat_end(beat)
+        last = self.cue_with("mostly along")     # the split's closing line, if it has one
+        until = self.cue_at(last) if last is not None else end
+        said = self.said(M.WAYS)
+        for at, fills in ((0.5, sb.fills[:1]), (0.75, sb.fills[1:])):
+            self.hold_until(said + at * (until - said) - 0.3)
+            if until - self.time > 0.6:
+                self.play(*[Indicate_(f, 1.0) for f in fills],
+                          run_time=min(1.0, until - self.time - 0.1))
+        # "so the layers move every bank mostly along a path all three share": the shared
+        # arrows and their bar lit as it is said
+        if last is not None:
+            self.hold_until_cue(last)
+            self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0], sb.fills[0])],
+                      run_time=max(0.8, min(2.0, 0.8 * (end - self.time))))
+        self.stage.other = [back, sb.all, shared, own]
+
+    def clear_of_line(self, label, at, a, b, avoid=()) -> list:
+        """The move (as a list of animations, maybe empty) that takes `label`, beside the
+        point `at`, off the segment a-b: to the first side of `at` where it touches neither
+        the segment, nor the mobjects `avoid`, nor the frame's edge."""
+        pts = np.array([a + (b - a) * t for t in np.linspace(0, 1, 80)])
+        if not covered(label, pts, pad=0.05):
+            return []
+        to = label.copy()
+        for d in (RIGHT, DR, DOWN, UR, DL, LEFT, UP, UL):
+            to.next_to(at, d, buff=0.18)
+            if not covered(to, pts, pad=0.05) and not any(
+                    overlaps(to, m, pad=0.04) for m in avoid) and \
+                    abs(to.get_right()[0]) < 7.11 - T.EDGE and to.get_left()[0] > -7.11 + T.EDGE:
+                return [label.animate.move_to(to)]
+        return []
+
+    def split_bars(self, left: float, top: float):
+        """The side column of the split (not yet shown), from (`left`, `top`): the split in
+        words (`equation`), a head, and one row per arrow, the shared one first: its name,
+        an outlined bar of its full length in the full space (plan `shared_move`,
+        `own_parts`; one scale, fitted to the column), filled to its shadow's share on the
+        plane (`shared_shown`, `own_shown`) and its length; the shared bar's half (`half`,
+        `half_label`), the words "not measured" (`unknown`) and the fill's legend, both on
+        the line under the bars."""
+        pr = self.v.projection
+        right = 7.11 - T.EDGE
+        equation = txt("move = shared arrow + own arrow", SIZE, T.TEXT)
+        head = inline(txt("full lengths, in all", SIZE, T.TEXT),
+                      Num(pr.d_model, decimals=0, size=SIZE), txt("dims:", SIZE, T.TEXT))
+        equation.move_to([left + equation.width / 2, top - equation.height / 2, 0])
+        head.next_to(equation, DOWN, buff=0.16).align_to(equation, LEFT)
+        names = VGroup(txt("shared", SIZE, T.TEXT), *[
+            inline(txt("own", SIZE, T.TEXT), txt(f"{c + 1}", SIZE, col))
+            for c, col in enumerate(self.colors)])
+        lengths = [pr.shared_move, *pr.own_parts]
+        shown = [pr.shared_shown, *pr.own_shown]
+        colors = [T.TEXT, *self.colors]
+        nums = VGroup(*[Num(x, decimals=1, size=SIZE, color=col)
+                        for x, col in zip(lengths, colors)])
+        bars_x = left + max(m.width for m in names) + 0.2
+        room = right - bars_x - 0.15 - max(m.width for m in nums)
+        ku = max(0.5, room) / max(1e-9, max(float(x) for x in lengths))   # (any units)
+        outlines, fills = VGroup(), VGroup()
+        y = head.get_bottom()[1] - 0.4
+        for name, x, f, col, num in zip(names, lengths, shown, colors, nums):
+            w = max(0.04, float(x) * ku)
+            box = Rectangle(width=w, height=0.26, stroke_color=col, stroke_width=2.5,
+                            fill_opacity=0).move_to([bars_x + w / 2, y, 0])
+            fw = max(0.03, w * min(1.0, float(f)))
+            fill = Rectangle(width=fw, height=0.26, stroke_width=0, fill_color=col,
+                             fill_opacity=0.85).move_to([bars_x + fw / 2, y, 0])
+            name.move_to([left + name.width / 2, y, 0])
+            # (one column right of the longest bar: clear of the shared bar's half mark)
+            num.move_to([bars_x + float(max(float(x) for x in lengths)) * ku + 0.15
+                         + num.width / 2, y, 0])
             outlines.add(box)
             fills.add(fill)
-            pcts.add(pct)
-        shadows = VGroup(outlines, fills, pcts)
-        legend_sh = under(inline(Rectangle(width=0.3, height=0.16, stroke_width=0,
-                                           fill_color=T.TEXT, fill_opacity=0.9),
-                                 txt("own arrow's shadow on the plane, % of it", SIZE,
-                                     T.TEXT)))
-        legend_sh.set_y(y_row - 0.42)
-        self.hold_until_moment(M.WAYS)
-        self.play(FadeOutPlace(unknown), run_time=0.3)
-        self.remove(*unknown.get_family())
-        self.play(*[TransformFromCopy(own, bx) for own, bx in zip(split.own, outlines)],
-                  run_time=0.8)
-        self.play(*[GrowFromEdge(fl, LEFT) for fl in fills], FadeInPlace(pcts),
-                  FadeInPlace(legend_sh), run_time=0.8)
-        moments = self.beat.get("moments") or {}
-        # (round 34b) the ends' distances said before the closing answer (a teacher's draft:
-        # every pair's row), or inside it (the shipped storyboard: 1 vs 2 only, said in the
-        # plane's beat, against the shared move): the split leaves on whichever comes first
-        ends_said = self.said(M.ANSWER_SHARE) < self.said(M.ANSWER)
-        leave = M.ANSWER_SHARE if ends_said else M.ANSWER
-        self.wait(max(0.1, min(1.5, 0.85 * (self.said(leave) - self.time) - 0.9)))
-        # "in the full space, sentence two's bank ends 6.6 from sentence one's, sentence
-        # three's 4.3": the split has been read and leaves; the plane comes back, and beside it
-        # the ends' distances, one row per pair, lit as each is said
-        # (round 33: the distances as bars, to the scale of the last beat's "1.2 vs 6.6"
-        # bars, one per pair in its sentence's colour; the plane stays dimmed behind: these
-        # are not distances in it)
-        ku = float(getattr(self, "bar_unit", 0.4))
-        dists = [float(x) for x in pr.full_end_distances]
-        if not ends_said:       # only the pair the voice said in the plane's beat (1 vs 2)
-            dists = dists[:1]
-        keys = [self.pair_key(c) for c in range(len(dists))]
-        bars_x = pca.left + max(kk.width for kk in keys) + 0.2
-        right_room = 7.11 - T.EDGE - bars_x - 0.2 - max(
-            Num(d, decimals=1, size=SIZE).width for d in pr.full_end_distances)
-        ku = min(ku, right_room / max(1e-9, max(dists + [float(pr.shared_move)])))
-        head_r = txt("ends apart, in the full space", SIZE, T.TEXT)
-        head_r.move_to([pca.left + head_r.width / 2, pca.top - head_r.height / 2, 0])
-        rows = VGroup(head_r)
-        y = head_r.get_bottom()[1] - 0.45
-        for c, (kk, d) in enumerate(zip(keys, dists)):
-            kk.move_to([pca.left + kk.width / 2, y, 0])
-            bar = Line([bars_x, y, 0], [bars_x + max(0.02, d * ku), y, 0],
-                       color=self.curve_color(c), stroke_width=9,
-                       cap_style=CapStyleType.BUTT)
-            num = Num(pr.full_end_distances[c], decimals=1, size=SIZE).next_to(bar, RIGHT,
-                                                                             buff=0.12)
-            rows.add(VGroup(kk, bar, num))
-            y -= 0.5
-        self.keep_inside(rows)
-        # (round 34b) "the cosine gap is widest at the output": said in the closing answer,
-        # written over the bars, in the gap's colour
-        gap_line = VGroup()
-        if not ends_said:
-            gap_line = txt("the cosine gap: widest at the output", SIZE, GAP)
-            gap_line.move_to([pca.left + gap_line.width / 2, pca.top - gap_line.height / 2, 0])
-            rows.shift(DOWN * 0.55)
-        word = str(v.contexts[0].focus.value).partition("#")[0]
-        self.hold_until(self.said(leave) - 0.2)
-        # (round 34b: the split leaves first, then the caption changes)
-        gone = [split.all, shadows, legend_sh, mean0, mean1, shadow]
-        self.play(*[FadeOutPlace(m) for m in gone], run_time=0.5)
-        for m in gone:
-            self.remove(*m.get_family())
-        shared_w = [w.value for w in v.gap.shared]
-        if ends_said:
-            self.sub_caption(f"How far apart the {word}s end, in the full space")
-        else:
-            self.sub_caption(f"This pair: the {word}s drift apart, by sense"
-                             + (f" or by the shared word \"{shared_w[0]}\"" if shared_w else ""))
-        other = self.time + 2.0
-
-        def show_rows() -> None:
-            """The head, then one bar as each distance is said: "sentence two's ... 6.6",
-            "sentence three's 4.3" (only 1 vs 2 when the closing answer alone says it)."""
-            self.play(FadeInPlace(rows[0]), run_time=0.4)
-            for c in range(1, len(rows)):
-                if c == 2:
-                    self.hold_until(other)
-                kk, bar, num = rows[c]
-                t = (max(0.9, min(1.4, 0.8 * (other - self.time))) if c == 1 else 1.0) \
-                    if ends_said else 0.9
-                self.play(FadeInPlace(kk), run_time=0.3)
-                self.play(GrowFromEdge(bar, LEFT), run_time=t - 0.3)
-                self.play(FadeInPlace(num), run_time=0.3)
-        if ends_said or M.ANSWER not in moments:
-            show_rows()
-        # (round 33) "so, for this one pair, bank does drift apart by sense: a little, mostly
-        # at the output, and less than all three move together": the nearer end lit, then the
-        # move all three share, a white bar to the same scale under the two distances
-        # (round 34b: "by sense, or by the shared word river; ... the money bank ends less far
-        # from sentence one's than the move all three share": the word underlined, then the
-        # 1 vs 2 distance and the shared move as bars)
-        k = int(np.argmin([float(x) for x in pr.full_end_distances])) + 1
-        end = self.beat_start + self.beat_end(beat)
-        if M.ANSWER in moments:
-            self.hold_until_moment(M.ANSWER)
-            if ends_said:
-                self.sub_caption(f"This pair: the {word}s drift apart by sense, less than "
-                                 "their shared move")
-            if k < len(rows) and ends_said:
-                self.pulse(rows[k], run_time=1.0)
-            elif not ends_said:     # "bank does drift apart": the banks' ends, lit
-                self.pulse(dots, run_time=1.2)
-            marks = VGroup(*[Underline(gl, buff=0.04, color=self.colors[j], stroke_width=4)
-                             for w in shared_w[:1]
-                             for j in (0, int(v.curves[int(v.gap.near.value)].pair[1].value))
-                             for gl in [self.word_glyphs(j, w)] if gl is not None])
-            if len(marks):
-                self.hold_until(self.said(M.ANSWER) + 2.6)
-                self.play(Create(marks), run_time=0.6)
-                self.wait(1.2)
-                self.play(FadeOutPlace(marks), run_time=0.3)
-                self.remove(*marks.get_family())
-            if not ends_said:
-                c_gap = self.cue_with("cosine gap")
-                self.hold_until(self.cue_at(c_gap) + 0.3 if c_gap is not None
-                                else self.said(M.ANSWER_SHARE) - 2.0)
-                self.play(FadeInPlace(gap_line), run_time=0.5)
-                self.hold_until(self.said(M.ANSWER_SHARE) - 0.3)
-                show_rows()
-            y = rows[-1].get_center()[1] - 0.6
-            together = inline(txt("the move all", SIZE, T.TEXT),
-                              Num(pr.answer.n, decimals=0, size=SIZE),
-                              txt("share:", SIZE, T.TEXT))
-            together.move_to([pca.left + together.width / 2, y, 0])
-            sbar = Line([bars_x, y - 0.42, 0], [bars_x + float(pr.shared_move) * ku, y - 0.42, 0],
-                        color=T.TEXT, stroke_width=9, cap_style=CapStyleType.BUTT)
-            snum = Num(pr.shared_move, decimals=1, size=SIZE).next_to(sbar, RIGHT, buff=0.12)
-            self.play(FadeInPlace(together), run_time=0.3)
-            self.play(GrowFromEdge(sbar, LEFT), run_time=0.9)
-            self.play(FadeInPlace(snum), run_time=0.3)
-            rows.add(VGroup(together, sbar, snum))
-            if end - self.time > 0.8:
-                self.wait(end - self.time - 0.3)
-        elif end - self.time > 1.0:       # the nearer end, as "the same-sense bank" is said
-            if k < len(rows):
-                self.pulse(rows[k], run_time=min(1.5, 0.8 * (end - self.time)))
-        self.stage.other = [back, rows, gap_line]
-
-    def split_picture(self, left: float, top: float):
-        """The reference's move split in two, in the full space and to one scale, one column
-        per sentence: from a start dot, the arrow all sentences share (plan `shared_move`,
-        drawn downwards), and from its tip that sentence's own arrow (`own_parts`) at its true
-        angle to the shared one (`own_angles_deg`). Two arrows span a plane, so each column is
-        true; the own arrows are never drawn together (their angles to one another are not
-        shown). Parts (not yet shown): start, shared (column 0's), copies (the other columns'
-        start dot and shared arrow), shared_label, scale_note, own, own_labels, guide, arcs,
-        degrees, own_note."""
-        pr = self.v.projection
-        L = float(pr.shared_move)
-        lens = [float(x) for x in pr.own_parts.values]
-        angs = [np.radians(float(x)) for x in pr.own_angles_deg.values]
-        C = len(lens)
-        down = np.array([0.0, -1.0, 0.0])
-        # the own arrow turned from the shared direction (down) by its angle, to the right
-        dirs = [np.array([np.sin(a), -np.cos(a), 0.0]) for a in angs]
-        right, bottom = 7.11 - T.EDGE - 0.1, BOTTOM + 0.15
-        # (only each column's lengths and its one angle are measured: where an arrow points
-        # on the page is not)
-        # (round 32: one line, in the text's colour; "only lengths and angles are real", in
-        # grey, was hard to read and no angle is read any more)
-        word = str(self.v.contexts[0].focus.value).partition("#")[0]
-        equation = txt("each move = shared arrow + own arrow", SIZE, T.TEXT)
-        label = inline(txt("all", SIZE, T.TEXT), Num(pr.answer.n, decimals=0, size=SIZE),
-                       txt(f"{word}s share:", SIZE, T.TEXT),
-                       Num(pr.shared_move, decimals=1, size=SIZE))
-        note = txt("to scale; own arrows: % of it", SIZE, T.TEXT)
-        equation.move_to([left + equation.width / 2, top - equation.height / 2, 0])
-        label.next_to(equation, DOWN, buff=0.14).align_to(equation, LEFT)
-        note.next_to(label, DOWN, buff=0.14).align_to(equation, LEFT)
-        for m in (equation, label, note):
-            if m.get_right()[0] > right:                # (a long word: that line smaller)
+            y -= 0.45
+        x_half = bars_x + float(pr.shared_move) * ku / 2
+        y_top = outlines[0].get_top()[1] + 0.06
+        y_bot = outlines[-1].get_bottom()[1] - 0.06
+        half = DashedLine([x_half, y_top, 0], [x_half, y_bot, 0], dash_length=0.08,
+                          color=T.POINTER, stroke_width=3)
+        half_label = txt("half", SIZE, T.POINTER).next_to(half, DOWN, buff=0.08)
+        under = y_bot - 0.3
+        unknown = txt("why all share it: not measured here", SIZE, T.POINTER)
+        legend = inline(Rectangle(width=0.3, height=0.18, stroke_width=0, fill_color=T.TEXT,
+                                  fill_opacity=0.85),
+                        txt("filled: its shadow on the plane", SIZE, T.TEXT))
+        for m in (unknown, legend):
+            m.move_to([left + m.width / 2, under - m.height / 2, 0])
+        for m in (equation, head, unknown, legend):
+            if m.get_right()[0] > right:                # (a long line: that line smaller)
                 m.scale((right - left) / m.width, about_edge=LEFT)
-        # the scale: the shared arrow, the own arrows below its tip and the angle labels under
-        # them fit the height under the words; the columns fit the width
-        y0 = note.get_bottom()[1] - 0.3
-        below = max([0.0] + [-ln * d[1] for ln, d in zip(lens, dirs)])
-        above = max([0.0] + [ln * d[1] for ln, d in zip(lens, dirs)])
-        wide = max([0.3] + [ln * d[0] for ln, d in zip(lens, dirs)])
-        k = min(0.42, (y0 - bottom - 1.2) / max(1e-9, L + below))   # (room: the shadows row)
-        pitch = (right - left - 0.2) / C
-        # (room in each column for the own arrow's length at its end, and the next column's
-        # angle under its tip)
-        lw = max(Num(x, decimals=0, size=SIZE, suffix="%").width
-                 for x in pr.own_share_percent)
-        k = min(k, (pitch - 0.45 - max(0.0, lw - 0.25)) / max(1e-9, wide))
-        del above
-        start, shared, copies = None, None, VGroup()
-        own, labels, arcs, degrees, guide = VGroup(), VGroup(), VGroup(), VGroup(), VGroup()
-        names, sums, sum_labels = VGroup(), VGroup(), VGroup()
-        for c, (ln, d) in enumerate(zip(lens, dirs)):
-            o = np.array([left + 0.2 + c * pitch, y0, 0.0])
-            tip = o + down * L * k
-            dot = Dot(o, radius=0.07, color=T.TEXT)
-            arrow = Arrow(o, tip, buff=0, color=T.TEXT, stroke_width=5,
-                          max_tip_length_to_length_ratio=0.08)
-            if c == 0:
-                start, shared = dot, arrow
-            else:
-                copies.add(VGroup(dot, arrow))
-            end = tip + d * ln * k
-            own.add(Arrow(tip, end, buff=0, color=self.colors[c], stroke_width=5,
-                          max_tip_length_to_length_ratio=0.25))
-            # the own arrow's length at its end; the column's sentence left of its start dot
-            # (round 33: as a percentage of the shared arrow: "under half" is read off it,
-            # and no own length reads like a later distance)
-            lab = Num(pr.own_share_percent[c], decimals=0, size=SIZE, color=self.colors[c],
-                      suffix="%")
-            beside(lab, Dot(end, radius=0.05), d, buff=0.08)
-            labels.add(lab)
-            names.add(txt(f"{c + 1}", SIZE, self.colors[c]).next_to(dot, LEFT, buff=0.1))
-            # the two added as arrows: start dot to the own arrow's end, its length beside
-            # its middle (on the side away from the shared arrow)
-            sums.add(DashedLine(o, end, dash_length=0.08, color=self.colors[c],
-                                stroke_width=3))
-            sl = Num(pr.sum_parts[c], decimals=1, size=SIZE, color=self.colors[c])
-            sl.next_to((o + end) / 2, RIGHT, buff=0.12)
-            sum_labels.add(sl)
-            ang = float(np.arctan2(d[1], d[0]))
-            arcs.add(Arc(radius=0.32, start_angle=-np.pi / 2, angle=ang + np.pi / 2,
-                         arc_center=tip, color=self.colors[c], stroke_width=3))
-            mid = -np.pi / 2 + (ang + np.pi / 2) / 2
-            deg = Num(pr.own_angles_deg[c], decimals=0, size=SIZE, color=self.colors[c],
-                      suffix="°")
-            deg.move_to(tip + 0.62 * np.array([np.cos(mid), np.sin(mid), 0.0]))
-            if deg.get_top()[1] > tip[1] - 0.12:        # (under the tip, clear of the arrow)
-                deg.shift(DOWN * (deg.get_top()[1] - tip[1] + 0.12))
-            degrees.add(deg)
-            guide.add(DashedLine(tip, tip + down * 0.75, dash_length=0.07, color=T.MUTED,
-                                 stroke_width=2.5))
-        # a sum's length clear of every label of the columns (a teacher's sentences may give
-        # long own arrows): beside its line's middle, else its other side, else higher up
-        for c, (sl, line) in enumerate(zip(sum_labels, sums)):
-            o_, e_ = line.get_start(), line.get_end()
-            others = [*labels, *degrees, *names, *sum_labels[:c]]
-            best = None
-            for f in (0.5, 0.3, 0.7, 0.15, 0.85):
-                for d in (RIGHT, LEFT):
-                    sl.next_to(o_ + (e_ - o_) * f, d, buff=0.12)
-                    hits = sum(overlaps(sl, m, pad=0.04) for m in others) + 9 * int(
-                        sl.get_right()[0] > 7.11 - T.EDGE or sl.get_left()[0] < left - 0.1)
-                    if best is None or hits < best[0]:
-                        best = (hits, sl.get_center().copy())
-                if best[0] == 0:
-                    break
-            sl.move_to(best[1])
-        own_note = VGroup()             # (the voice names them; the columns say the rest)
 
         class Split:
             pass
         sp = Split()
-        sp.start, sp.shared, sp.shared_label, sp.scale_note = start, shared, label, note
-        sp.equation = equation
-        sp.copies = copies
-        sp.own, sp.own_labels, sp.guide, sp.arcs = own, labels, guide, arcs
-        sp.degrees = degrees
-        sp.own_note = own_note
-        sp.names, sp.sums, sp.sum_labels = names, sums, sum_labels
-        # (guide, arcs, degrees, sums: built, not drawn since round 32; not in `all`, which
-        # the next beat clears)
-        sp.all = VGroup(start, shared, copies, equation, label, note, own, labels, names)
+        sp.equation, sp.head, sp.names, sp.outlines, sp.fills, sp.nums = (
+            equation, head, names, outlines, fills, nums)
+        sp.half, sp.half_label, sp.unknown, sp.legend = half, half_label, unknown, legend
+        # (what stays on screen at the beat's end, which the next beat clears)
+        sp.all = VGroup(equation, head, names, outlines, fills, nums, legend)
         return sp
+
+    def beat_answer(self, beat) -> None:
+        """The closing, on the gap's chart alone (round 35: it was said beside a dimmed
+        plane): the stage cleared, the key back under the title; the gap's bars rise from
+        zero as the gap is named, the band where it stays small is lit as that is said, then
+        its last bar and number as the voice says where it is widest."""
+        self.lead_in()
+        st = self.stage
+        lg, home = st.legend, st.legend_home
+        self.clear(extra=[lg.animate.move_to(home)] if lg is not None and home is not None
+                   else ())
+        st.legend_home = None
+        self.voice_on()
+        self.legend()
+        v, g = self.v, self.v.gap
+        n = len(v.states)
+        panel = self.gap_panel(self.content_top() - 0.35)
+        shown = self.gap_bars(panel.p, g.values, [0.0] * n)
+        row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP, decimals=3)
+        self.play(FadeInPlace(panel), FadeInPlace(row[0]), run_time=0.6)
+        # "what tells the senses apart is the gap": each bar rises from zero, its number under
+        self.hold_until_moment(M.CLOSE_GAP)
+        self.play(LaggedStart(*[AnimationGroup(Create(b), FadeInPlace(m))
+                                for b, m in zip(shown, row[1])], lag_ratio=0.2),
+                  run_time=max(1.0, min(2.5, 0.85 * (self.said(M.CLOSE_FLAT) - self.time))))
+        # "within 0.036 of zero up to X two": the band, its bars lit
+        self.hold_until_moment(M.CLOSE_FLAT)
+        tg = g.together.value
+        band, within = self.gap_band(panel, shown)
+        self.play(FadeIn(band), FadeInPlace(within), run_time=0.5)
+        self.bring_to_front(shown)
+        self.play(*[Indicate_(shown[s], 1.0) for s in range(tg + 1)],
+                  run_time=max(0.6, min(1.5, 0.85 * (self.said(M.CLOSE_END) - self.time))))
+        # "widest at the output, 0.164": the last bar and its number
+        self.hold_until_moment(M.CLOSE_END)
+        self.emphasize(row[1][-1], run_time=1.2, extra=[Indicate_(shown[-1], 1.0)])
+        end = self.beat_start + self.beat_end(beat)
+        if end - self.time > 0.1:
+            self.hold_until(end)
+        self.stage.other = [VGroup(panel, band, within), shown, row]
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
@@ -1709,20 +1523,32 @@ class BankDriftScene(StoryboardScene):
         # the note under the states
         self.play(FadeOutPlace(dims), FadeOutPlace(view), run_time=0.4)
         self.remove(*dims.get_family(), *view.get_family())
-        # (the turning line is a sketch: PC1 is found among all the model's directions, not
-        # in this page's two; said beside it, in the side column)
-        sketch = VGroup(txt("sketch: PC1, PC2 picked out of all", SIZE, T.POINTER),
-                        inline(Num(pr.d_model, decimals=0, size=SIZE, color=T.POINTER),
-                               txt("directions, not the 2 dims shown", SIZE, T.POINTER))
+        # what PC1 and PC2 are, in one plain line beside the plane (round 35: the axes were
+        # only named), said as they are drawn; it stays while the plane is read (PC1 is
+        # found among all the model's directions, not in the page's two shown before)
+        sketch = VGroup(inline(txt("PC1, PC2: of all", SIZE, T.POINTER),
+                               Num(pr.d_model, decimals=0, size=SIZE, color=T.POINTER),
+                               txt("directions,", SIZE, T.POINTER)),
+                        inline(txt("the two in which the", SIZE, T.POINTER),
+                               Num(pr.n_points, decimals=0, size=SIZE, color=T.POINTER),
+                               txt("states", SIZE, T.POINTER)),
+                        txt("spread most", SIZE, T.POINTER)
                         ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        sketch.next_to(head, DOWN, buff=0.35).align_to(head, LEFT)
+        sketch.next_to(head[0], DOWN, buff=0.3).align_to(head, LEFT)
         self.keep_inside(sketch)
+        # (each axis's share comes under it, as it is said)
+        head[1].next_to(sketch, DOWN, buff=0.3).align_to(head, LEFT)
         # (no sweep: over a cloud this small a turning line showed nothing, round 31; PC1
         # comes in along the page's x, PC2 across it)
         axis1.rotate(-np.radians(tilt), about_point=o)
-        self.play(Create(axis1), FadeInPlace(sketch), run_time=0.6)
-        self.play(FadeInPlace(name1), Create(axis2), run_time=0.7)
-        self.play(FadeInPlace(name2), run_time=0.3)
+        # (paced to the voice until "projects every state": PC1 and the definition's first
+        # line, then PC2, then the rest; round 35: the axes came at once and the frame
+        # stood still while the sentence went on)
+        room = max(1.6, min(6.0, 0.85 * (self.said(M.PLANE) - self.time) - 0.3))
+        self.play(Create(axis1), FadeInPlace(sketch[0]), run_time=0.35 * room)
+        self.play(FadeInPlace(name1), Create(axis2), FadeInPlace(sketch[1]),
+                  run_time=0.4 * room)
+        self.play(FadeInPlace(name2), FadeInPlace(sketch[2:]), run_time=0.25 * room)
         # "projects every state onto the flat plane": the grid they span; one state (sentence
         # 1's X^(0)) drops onto each axis, its two coordinates
         # "projects every state onto the flat plane": the arbitrary view leaves and every
@@ -1730,8 +1556,6 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.PLANE)
         n_pts = self.data["projection"]["n_points"]
         self.sub_caption(f"PCA: the plane in which the {n_pts} states spread most")
-        self.play(FadeOutPlace(sketch), run_time=0.3)
-        self.remove(*sketch.get_family())
         self.bring_to_front(ghosts, axis1, axis2, name1, name2)
         self.play(*[g.animate.move_to(plane.c2p(*xy[c][s]))
                     for (c, s), g in zip([(c, s) for c in range(len(self.colors))
@@ -1761,15 +1585,23 @@ class BankDriftScene(StoryboardScene):
         # PC2's share will go); they step right to make room as PC2's share is said
         home = share[-1].get_center().copy()
         share[-1].align_to(share[2], LEFT)
+        # (round 35) each axis keeps its share beside its name: read off the plane later too
+        pcts = [Num(pr.explained_percent[i], decimals=0, size=SIZE, color=T.POINTER,
+                    suffix="%").next_to(nm, RIGHT, buff=0.12) for i, nm in enumerate((name1, name2))]
         self.hold_until_moment(M.AXES)
         self.play(FadeInPlace(share[0]), FadeInPlace(share[1]), FadeInPlace(share[-1]),
                   run_time=0.5)
         self.emphasize(name1, share[1], run_time=max(0.6, min(1.2, 0.8 * (self.said(M.PC2)
-                                                                          - self.time))))
+                                                                          - self.time))),
+                       extra=[TransformFromCopy(share[1], pcts[0])])
         self.hold_until_moment(M.PC2)
         self.play(share[-1].animate.move_to(home), run_time=0.35)
         self.emphasize(name2, share[3], run_time=0.7,
-                       extra=[FadeInPlace(share[2]), FadeInPlace(share[3])])
+                       extra=[FadeInPlace(share[2]), FadeInPlace(share[3]),
+                              TransformFromCopy(share[3], pcts[1])])
+        name1, name2 = VGroup(name1, pcts[0]), VGroup(name2, pcts[1])
+        self.remove(*pcts)
+        self.add(name1, name2)
         # "... the rest lies off the plane": the two shares' sum kept, the rest off it
         kept = VGroup(inline(txt("kept together:", SIZE, T.TEXT),
                              Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%")),
@@ -1779,7 +1611,7 @@ class BankDriftScene(StoryboardScene):
         self.keep_inside(kept)
         self.play(FadeInPlace(kept), run_time=0.4)
         self.hold_until(self.said(M.SAME_PATH) - 0.7)
-        share = VGroup(share, kept)
+        share = VGroup(share, kept, sketch)
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
         # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
@@ -1800,11 +1632,11 @@ class BankDriftScene(StoryboardScene):
         self.pc_axes = VGroup(axis1, axis2, name1, name2)
         return ghosts
 
-    def gap_panel(self, chart: CosineChart) -> CosineChart:
-        """The gap's own chart over the states, in the cosine chart's place: its y range the
-        plan's (the x axis at zero), room under it for the one row of numbers."""
+    def gap_panel(self, top: float) -> CosineChart:
+        """The gap's own chart over the states, its plot's top at `top` (in the cosine chart's
+        place): its y range the plan's (the x axis at zero), room under it for the one row of
+        numbers."""
         g = self.v.gap
-        top = chart.ax.axes.get_top()[1] - 0.2      # its note line clear of the key above
         height = max(1.6, min(3.2, top - (BOTTOM + 0.75 + ROW_STEP)))
         panel = CosineChart(self.v, top, height, y_range=g.y_range.values,
                             y_ticks=list(g.y_ticks))
@@ -1830,94 +1662,24 @@ class BankDriftScene(StoryboardScene):
             name.scale((panel.ax.axes.height + 0.4) / name.height)
         name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
         panel.add(zero, name)
-        panel.name = name
+        panel.zero, panel.name = zero, name
         return panel
 
-    def gap_key(self) -> VGroup:
-        """The gap row's key: a bar like the gap's own."""
-        return VGroup(Rectangle(width=0.09, height=0.24, stroke_width=0, fill_color=GAP,
-                                fill_opacity=1))
+    def gap_bars(self, p, vals_near, vals_far, width: float = GAP_BAR) -> VGroup:
+        """One bar per state from the far curve's value to the near one's on chart point map
+        `p` (the gap; standing on zero when `vals_far` are zeros)."""
+        return VGroup(*[Line(p(s, float(vals_far[s])), p(s, float(vals_near[s])), color=GAP,
+                             stroke_width=width, cap_style=CapStyleType.BUTT)
+                        for s in range(len(self.v.states))])
 
-    def beat_gap(self, beat) -> None:
-        self.lead_in()
-        self.pause_after_cue(3, 1.2)            # the jump to 0.16 at the output lands
-        # on the cosine chart first (the baseline beat's, or built now): the bars between the
-        # two curves, moved onto the adjusted ones (the baseline cancels); then the gap alone on
-        # a chart of its own, the caveats one line at a time over it
-        self.clear(keep_chart=True)
-        self.voice_on()
-        self.legend()
-        chart = self.raw_curves(paced=False)
-        v, g = self.v, self.v.gap
-        near, far = g.near.value, g.far.value
-        n = len(v.states)
-        adjusted = f"adj{near}" in chart.curves and f"adj{far}" in chart.curves
-
-        def bars(p, vals_near, vals_far, width=GAP_BAR) -> VGroup:
-            """One bar per state from the far value to the near one on chart point map `p`."""
-            return VGroup(*[Line(p(s, float(vals_far[s])), p(s, float(vals_near[s])), color=GAP,
-                                 stroke_width=width, cap_style=CapStyleType.BUTT)
-                            for s in range(n)])
-        # (thin on the curves, round 32: wide slabs between two curves read as blocks)
-        shown = bars(chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN)
-        pair = VGroup(chart.curves[f"raw{near}"], chart.curves[f"raw{far}"])
-        adj = VGroup(*[chart.curves[f"adj{k}"] for k in (near, far)]) if adjusted else None
-        self.hold_until_moment(M.GAP_DEFINED)
-        # "sentence three's cosine minus sentence two's": the raw curves, lit (round 33: no
-        # box round them)
-        box = VGroup()
-        # the stage is cleared for the gap: the baseline's line, its curve and every row of
-        # numbers leave (rows named "adjusted" would disagree with the raw curves lit now);
-        # the bars' own row comes with the gap's chart
-        gone = [getattr(chart, "note", None), chart.curves.get("baseline"),
-                getattr(chart, "box", None), *chart.rows.values()]
-        gone = [m for m in gone if m is not None]
-        if gone:
-            self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
-        # (round 33: the subtraction is not replayed: the adjusted curves stay lit, the raw
-        # ones stay as the ghosts the last beat left; the bars are drawn between the ghosts,
-        # sentence three's cosine minus sentence two's, and slide down onto the adjusted
-        # curves as "the baseline cancels" is said, keeping their length)
-        # (round 34: the ghosts the bars join are lit while the bars are drawn between them,
-        # and step back as the bars slide down: bars between two faint lines were not seen)
-        lit = ([DimPlace(c, 1 / 0.3) for c in pair] + [DimPlace(c, 0.45) for c in adj]
-               if adjusted else [])
-        if adjusted:        # (round 34b: the axis reads what is lit: raw cosines again)
-            self.retitle(chart, "cosine", run_time=0.5, along=lit, along_time=0.6)
-            lit = []
-        self.play(Create(shown), *lit, run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
-        self.hold_until_moment(M.CANCELS)
-        if adjusted:        # each bar slides down by the baseline and fits the adjusted curves
-            # (the axis's words go as they slide, "cosine − baseline" comes as they land)
-            self.retitle(chart, "cosine − baseline", run_time=0.5,
-                         along=[Transform(shown, bars(chart.p, v.curves[near].adjusted,
-                                                      v.curves[far].adjusted, GAP_BAR_THIN)),
-                                *[DimPlace(c, 0.3) for c in pair],
-                                *[DimPlace(c, 1 / 0.45) for c in adj]], along_time=1.6)
-            self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
-                                                                     - self.time))))
-        # the gap alone: the bars leave the curves for a chart of their own, standing on zero
-        panel = self.gap_panel(chart)
-        zeros = [0.0] * n
-        # (the cosine chart leaves under its bars; then the gap's own chart comes in and the
-        # same bars move onto it, each now standing on zero: they keep their identity)
-        # (round 32: the new chart is drawn first, then the bars move onto it, widening to
-        # bars of a bar chart)
-        self.play(FadeOutPlace(chart), run_time=0.4)
-        self.remove(*chart.get_family())
-        self.bring_to_front(shown)
-        self.play(FadeInPlace(panel), run_time=0.4)
-        self.bring_to_front(shown)
-        self.play(Transform(shown, bars(panel.p, g.values, zeros)),
-                  run_time=max(0.8, self.stretch(M.TOGETHER, 1.2, cap=1.6) - 0.6))
-        self.stage.chart = None
-        self.bring_to_front(shown)
-        row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP, decimals=3)
-        self.play(FadeInPlace(row[0]), run_time=0.4)
-        # "up to X 2 within 0.04 of zero": a band that wide round zero, numbers state by state
-        self.hold_until_moment(M.TOGETHER)
-        tg, small = g.together.value, float(g.small)
-        lo, hi = panel.p(-0.06, -small), panel.p(tg + 0.3, small)   # clear of the 0 tick
+    def gap_band(self, panel: CosineChart, shown: VGroup):
+        """The band round zero over the states where the gap stays small (plan: gap.small,
+        up to gap.together), and its label, placed clear of the later bars, the tick labels
+        and the axis's name: (band, label)."""
+        g = self.v.gap
+        n = len(self.v.states)
+        tg = g.together.value
+        lo, hi = panel.p(-0.06, -float(g.small)), panel.p(tg + 0.3, float(g.small))
         band = Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
                          fill_color=T.POINTER, fill_opacity=0.1)
         band.move_to((lo + hi) / 2)
@@ -1946,6 +1708,96 @@ class BankDriftScene(StoryboardScene):
                 break
         else:
             within.move_to(places[0])
+        return band, within
+
+    def to_gap_panel(self, chart: CosineChart, panel: CosineChart, shown: VGroup,
+                     run_time: float) -> None:
+        """The cosine chart becomes the gap's chart: its curves, tick labels and notes fade,
+        its axes and X^(l) labels move to the gap chart's, and the bars `shown` move with
+        them, each now standing on zero (round 35: the frame and the bars keep their identity;
+        the chart no longer faded out under floating bars). Then the gap chart's own tick
+        labels, zero line and axis name come in."""
+        n = len(self.v.states)
+        moving = (chart.ax, chart.x_math)
+        out = [m for m in chart.submobjects if not any(m is x for x in moving)]
+        out += [chart.ax.grid, chart.ax.y_labels]
+        self.play(*[DimPlace(m, 0.0) for m in out],
+                  Transform(chart.ax.axes, panel.ax.axes),
+                  Transform(chart.x_math, panel.x_math),
+                  Transform(shown, self.gap_bars(panel.p, self.v.gap.values, [0.0] * n)),
+                  run_time=run_time)
+        self.remove(*chart.get_family())
+        self.add(panel)
+        self.bring_to_front(shown)
+        new = [panel.ax.grid, panel.ax.y_labels, panel.zero, panel.name]
+        self.play(*[LightUp(m) for m in new], run_time=0.4)
+
+    def gap_key(self) -> VGroup:
+        """The gap row's key: a bar like the gap's own."""
+        return VGroup(Rectangle(width=0.09, height=0.24, stroke_width=0, fill_color=GAP,
+                                fill_opacity=1))
+
+    def beat_gap(self, beat) -> None:
+        self.lead_in()
+        self.pause_after_cue(3, 1.2)            # the jump to 0.16 at the output lands
+        # on the cosine chart first (the baseline beat's, or built now): the bars between the
+        # two curves, moved onto the adjusted ones (the baseline cancels); then the gap alone on
+        # a chart of its own, the caveats one line at a time over it
+        self.clear(keep_chart=True)
+        self.voice_on()
+        self.legend()
+        chart = self.raw_curves(paced=False)
+        v, g = self.v, self.v.gap
+        near, far = g.near.value, g.far.value
+        n = len(v.states)
+        adjusted = f"adj{near}" in chart.curves and f"adj{far}" in chart.curves
+
+        # (thin on the curves, round 32: wide slabs between two curves read as blocks)
+        # (round 35: drawn between the curves that are lit, the adjusted ones when the
+        # baseline beat left them: nothing changes brightness to make room for the bars)
+        on = [v.curves[k].adjusted if adjusted else raw(v.curves[k]) for k in (near, far)]
+        shown = self.gap_bars(chart.p, on[0], on[1], GAP_BAR_THIN)
+        self.hold_until_moment(M.GAP_DEFINED)
+        # the stage is cleared for the gap: the baseline's line, its curve and every row of
+        # numbers leave; the bars' own row comes with the gap's chart
+        gone = [getattr(chart, "note", None), chart.curves.get("baseline"),
+                getattr(chart, "box", None), *chart.rows.values()]
+        gone = [m for m in gone if m is not None]
+        if gone:
+            self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
+        # "sentence three's cosine, ..., minus sentence two's, ..., a bar at every state": the
+        # near curve lit, then the far one, then each bar grows from the far curve up to the
+        # near one
+        lit = "adj" if adjusted else "raw"
+        step = max(0.5, min(1.2, 0.3 * (self.said(M.CANCELS) - self.time)))
+        for k in (near, far):
+            self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0), run_time=step)
+        self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
+        self.hold_until_moment(M.CANCELS)
+        if adjusted:
+            # "the baseline cancels: add it back, both curves rise by it, and the bars keep
+            # their length": every adjusted curve rises by the baseline onto its raw ghost, the
+            # bars with it, and the axis's words say raw cosines again as they land
+            rise = [Transform(chart.curves[f"adj{k}"],
+                              self.curve_shape(chart, raw(c), self.curve_color(k)))
+                    for k, c in enumerate(v.curves) if f"adj{k}" in chart.curves]
+            self.retitle(chart, "cosine", run_time=0.5,
+                         along=[*rise, Transform(shown, self.gap_bars(
+                             chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN))],
+                         along_time=1.6)
+            self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
+                                                                     - self.time))))
+        # the gap alone: the chart becomes the gap's own, the bars standing on zero
+        panel = self.gap_panel(chart.ax.axes.get_top()[1] - 0.2)   # (clear of the key)
+        self.to_gap_panel(chart, panel, shown,
+                          run_time=max(1.0, self.stretch(M.TOGETHER, 1.4, cap=1.8) - 0.6))
+        self.stage.chart = None
+        row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP, decimals=3)
+        self.play(FadeInPlace(row[0]), run_time=0.4)
+        # "up to X 2 within 0.04 of zero": a band that wide round zero, numbers state by state
+        self.hold_until_moment(M.TOGETHER)
+        tg = g.together.value
+        band, within = self.gap_band(panel, shown)
         self.play(FadeIn(band), FadeInPlace(within), run_time=0.6)
         self.bring_to_front(shown)
         per = self.pace(self.said(M.OPENS) - 0.5, tg + 1, 0.4, cap=1.8)
@@ -2034,19 +1886,19 @@ class BankDriftScene(StoryboardScene):
         self.stage.other = [VGroup(panel, band, within, shown, *notes), row]
 
 
+class LightUp(DimPlace):
+    """A part of a group already on screen comes in from nothing to its own opacity, in place
+    (a FadeIn of the part would add it to the scene on its own and break the group up)."""
+
+    start = 0.0
+
+    def __init__(self, mobject, **kwargs):
+        super().__init__(mobject, 1.0, **kwargs)
+
+
 def math_ceil(x: float) -> int:
     import math as _m
     return int(_m.ceil(x))
-
-
-def beside(label, dot, direction, buff: float = 0.1):
-    """`label` centred on the ray from `dot` along `direction`, just clear of the dot: right
-    beside its own dot (a diagonal `next_to` puts it corner to corner, nearer a neighbour)."""
-    d = np.array(direction, dtype=float)
-    d[2] = 0.0
-    d = d / max(1e-6, float(np.linalg.norm(d)))
-    r = buff + dot.width / 2 + 0.5 * (abs(d[0]) * label.width + abs(d[1]) * label.height)
-    return label.move_to(dot.get_center() + r * d)
 
 
 def covered(m, points, pad: float = 0.0) -> int:

@@ -83,6 +83,8 @@ class Projection(View):
     own_share_percent: list[float]   # each own part, % of the shared move
     own_shown_percent: list[float]   # own_shown as a percentage
     shared_xy: list[list[float]]     # the shared move's start and end on the plane
+    shared_shown: float         # the shared move's in-plane share of its length
+    own_xy: list[list[list[float]]]  # each own arrow's shadow on the plane: tail, tip
     other_moves: list[float]    # every other word's X^(0) -> X^(L) move, full space
     other_move_range: list[float]    # their shortest and longest
     other_move_n: int
