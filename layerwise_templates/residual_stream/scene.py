@@ -45,7 +45,7 @@ LAYER_TIME = 0.9        # the journey: at least this long a layer (its two addit
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
 TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
 LAST_HOLD = 1.2         # voiced: the layer the sentence ends on is lit this long
-COL_AT = LEFT * 5.6 + UP * 0.4    # the first column's bracket (its two-row name clear of the note above)
+COL_AT = LEFT * 5.6 + UP * 0.55   # the first column's bracket: its name clear of the note above, its length of the bars' key below
 
 
 class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScene):
@@ -365,27 +365,28 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # the result becomes the next input (a cross-fade would draw both)
         self.drop("a", "b", "plus", "eq", "lengths", "rounded", run_time=run["drop"] * k)
         c = self.shown["c"]
-        self.play(c.animate.shift(COL_AT - c[1].get_center()),
+        home = self.at_home(c.copy())[1].get_center()
+        self.play(c.animate.shift(home - c[1].get_center()),
                   run_time=run["move"] * k)
         self.shown["a"] = self.shown.pop("c")
         if every:
             self.every_layer()
 
-    @staticmethod
-    def at_home(col: VGroup) -> VGroup:
+    def at_home(self, col: VGroup) -> VGroup:
         """Column `col` at the left, its bracket centred on COL_AT (its name, above it, may be
-        wider: X^(l) + Δ attention)."""
-        return col.shift(COL_AT - col[1].get_center())
+        wider, X^(l) + Δ attention: then the column moves right to keep it in the frame)."""
+        return self.keep_inside(col.shift(COL_AT - col[1].get_center()))
 
     @staticmethod
     def beside(col: VGroup, ref: VGroup) -> VGroup:
         """Column `col` right of column `ref` (its bracket, length and any note beside it),
-        their brackets level; the names above may overhang (round 35: names in words, wider
-        than the old scripts, pushed the sum into the plane's frame)."""
+        their brackets level; the names above may overhang, never into each other (round
+        35: names in words, wider than the old scripts, pushed the sum into the plane)."""
         ref_right = max(m.get_right()[0] for m in ref[1:])
         col_left = min(m.get_left()[0] for m in col[1:])
-        return col.shift(RIGHT * (ref_right + 0.55 - col_left)
-                         + UP * (ref[1].get_center()[1] - col[1].get_center()[1]))
+        dx = max(ref_right + 0.55 - col_left,
+                 ref[0].get_right()[0] + 0.3 - col[0].get_left()[0])
+        return col.shift(RIGHT * dx + UP * (ref[1].get_center()[1] - col[1].get_center()[1]))
 
     def every_layer(self) -> None:
         """"From layer 2 on, every layer does the same two additions": layer 1's picture stays
@@ -684,9 +685,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # reads" stayed up while the voice said "Then layer 29")
             self.set_slot("tag", self.layer_tag(left[0]["layer"]))
         self.ensure_tokens()
-        self.clear_stage(keep=() if bars_only else ("tag",))
         if left and self.chart is not None and getattr(self, "chart_hidden", False):
             self.axis_unseen(left[-1]["stage_out"])     # the bars come back on the leg's axis
+        if not bars_only:
+            # the last beat's pieces leave as the plane and the bars come back, in one play
+            # (round 35: the stage stood empty ~1.5 s after the shares' chart)
+            gone = [FadeOutPlace(self.shown.pop(k)) for k in list(self.shown) if k != "tag"]
+            back = self.plane_returns(True) + self.chart_returns()
+            if gone or back:
+                self.play(*gone, *back, run_time=0.6)
+        self.clear_stage(keep=() if bars_only else ("tag",))
         if bars_only:                        # the bars alone: the plane waits off stage
             if self.plane is None:
                 self.ensure_plane(big=True, show=False)

@@ -109,10 +109,9 @@ class StreamPanels:
                    KIND_COLOR[kind])
 
     def mid_head(self, l) -> VGroup:
-        """The name of X after attention's addition, X^(l) over "+ Δ attention" (no scripts
-        on Δ; two rows, as narrow as the update's own name)."""
-        return VGroup(math(T.X_l(l), ML, T.X), txt("+ \u0394 attention", COL_SIZE, T.X)
-                      ).arrange(DOWN, buff=0.06)
+        """The name of X after attention's addition, "X^(l) + Δ attention" (no scripts on
+        Δ; one row, wider than its column: `beside` keeps the names apart)."""
+        return inline(math(T.X_l(l), ML, T.X), txt("+ \u0394 attention", COL_SIZE, T.X))
 
     def column(self, head, decimals: int, color, label: str, norm) -> VGroup:
         """A vector as a column: its first entries (`head`, a plan list: Nums), ⋮, and its
@@ -171,14 +170,7 @@ class StreamPanels:
         to open on, kept until `release_hold`."""
         if self.plane is not None:
             if getattr(self, "plane_hidden", False):      # a beat cleared it: it comes back
-                self.plane_hidden = False
-                self.hold = None
-                v = self.view_at(max(self.progress, 0))
-                self.plane.view = {"center": list(v["center"]), "width": float(v["width"])}
-                self.place_plane(big)
-                self.play(FadeInPlace(self.plane), FadeInPlace(self.plane_head),
-                          FadeInPlace(self.scale),
-                          run_time=self.quick(0.2, 0.6))
+                self.play(*self.plane_returns(big), run_time=self.quick(0.2, 0.6))
             elif getattr(self, "plane_big", False) != big:
                 self.resize_plane(big)
             return
@@ -194,6 +186,18 @@ class StreamPanels:
         self.add(self.plane, self.plane_head)
         self.play(FadeInPlace(self.plane), FadeInPlace(self.plane_head),
                   FadeInPlace(self.scale), run_time=self.quick())
+
+    def plane_returns(self, big: bool) -> list:
+        """A plane a beat cleared, put back in layout `big` in the view of the last stage
+        drawn (a held view let go): its fade-ins, to play (none if it is on stage)."""
+        if self.plane is None or not getattr(self, "plane_hidden", False):
+            return []
+        self.plane_hidden = False
+        self.hold = None
+        v = self.view_at(max(self.progress, 0))
+        self.plane.view = {"center": list(v["center"]), "width": float(v["width"])}
+        self.place_plane(big)
+        return [FadeInPlace(self.plane), FadeInPlace(self.plane_head), FadeInPlace(self.scale)]
 
     def home_head_left(self) -> float:
         """The left edge of the plane's heading in its home layout (the plane on stage there
@@ -350,10 +354,7 @@ class StreamPanels:
                 anims.append(new_bar)
                 anims += self.key_reveals([s["kind"]])
             if i in self.data["x_stages"]:       # a layer finished: the old X becomes a ghost
-                new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
-                self.ghost(self.x_arrow)
-                self.x_arrow = new_x
-                anims[0].grow.append(new_x)
+                anims[0].grow.append(self.next_x(i, a))
                 xb = self.bar_for_x(self.data["x_stages"].index(i))
                 if xb is not None:
                     anims.append(xb)
@@ -402,10 +403,7 @@ class StreamPanels:
         self.scale = self.scale_bar(i)
         self.progress = i
         if i in self.data["x_stages"]:
-            new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
-            self.ghost(self.x_arrow)
-            self.x_arrow = new_x
-            anims = [PlaneStep(self.plane, [new_x], views[i]), FadeIn(self.scale)]
+            anims = [PlaneStep(self.plane, [self.next_x(i, a)], views[i]), FadeIn(self.scale)]
             xb = self.bar_for_x(self.data["x_stages"].index(i))
             if xb is not None:
                 anims.append(xb)
@@ -437,9 +435,8 @@ class StreamPanels:
                 bars.append(self.new_bar(("step", i - 1), s["layer"], s["kind"],
                                          s["norm"]["value"]))
             if i in x_stages:                     # a layer finished: the old X becomes a ghost
-                self.ghost(self.x_arrow)
-                self.x_arrow = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
-                grow.append(self.x_arrow)
+                step = grow[-1]
+                grow.append(self.next_x(i, step))
                 turns.append(turn)
                 j = x_stages.index(i)
                 if self.chart is not None:
@@ -519,9 +516,19 @@ class StreamPanels:
             self.step_arrows[i - 1] = self.plane.arrow(
                 self.stages[i - 1]["xy"], self.stages[i]["xy"], KIND_COLOR[s["kind"]], 3.5)
             if i in x_stages:
-                self.ghost(self.x_arrow)
-                self.x_arrow = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
+                self.next_x(i, self.step_arrows[i - 1])
         self.progress = max(self.progress, k)
+
+    def next_x(self, i: int, step=None):
+        """X at stage i drawn from the origin, the X before it a ghost; the step that ends at
+        its tip is drawn over it (round 33: the last update's short shadow hid under X's
+        arrowhead)."""
+        self.ghost(self.x_arrow)
+        self.x_arrow = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
+        if step is not None:
+            self.plane.remove(step)
+            self.plane.add(step)
+        return self.x_arrow
 
     def ghost(self, x_arrow) -> None:
         """The X just passed joins the trail of earlier X's: the newest GHOSTS[0] opaque, each
@@ -607,12 +614,18 @@ class StreamPanels:
         if fades:
             self.play(*fades, run_time=self.quick(0.2, 0.6))
 
+    def chart_returns(self) -> list:
+        """Bars a beat cleared, back: their fade-ins, to play (none if they are on stage)."""
+        if self.chart is None or not getattr(self, "chart_hidden", False):
+            return []
+        self.chart_hidden = False
+        return [FadeInPlace(m) for m in self.chart_parts()]
+
     def ensure_chart(self) -> None:
         if self.chart is not None:
-            if getattr(self, "chart_hidden", False):
-                self.chart_hidden = False
-                self.play(*[FadeInPlace(m) for m in self.chart_parts()],
-                          run_time=self.quick(0.2, 0.6))
+            back = self.chart_returns()
+            if back:
+                self.play(*back, run_time=self.quick(0.2, 0.6))
             return
         base = VMobject(stroke_color=T.MUTED, stroke_width=2)
         x0 = -CHART_W / 2 + 0.6
