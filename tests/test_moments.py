@@ -76,7 +76,7 @@ TYPED_STREAM = {
     ("embedding", "alone"): (1, "alone"),
     ("plane", "states"): (0, "states"), ("plane", "spread"): (1, "PCA picks"),
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (4, "bars"),
-    ("copies", "formula"): (0, "Q is"), ("copies", "range"): (1, "stays between"),
+    ("copies", "formula"): (0, "rotated"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"), ("direction", "turns"): (0, "does change"),
     ("direction", "most"): (2, "layers 24 and 29"), ("direction", "apart"): (3, "the turns add up"),
     # the draft's direction beat (its own id: it says less, the turns named at sentence 2)
@@ -90,16 +90,14 @@ TYPED_STREAM = {
     ("layer1", "divides"): (0, ""), ("layer1", "shrinks"): (0, ""),
     ("ffn0", "update"): (0, "adds its update"), ("ffn0", "lengths"): (0, ""), ("ffn0", "zoom"): (1, "zooms out"),
     ("layer1", "lengths"): (1, "Lengths"), ("layer1", "zoom"): (0, ""),
-    # round 31: "From layer 2 on, every layer does the same two additions" over layer 1's
-    # picture (it opened the zoom beat over an empty stage)
-    ("layer1", "every"): (2, "From layer 2"), ("ffn0", "every"): (0, ""),
+    # round 35: "From layer 2 on, every layer does the same two additions" cut (a claim of
+    # sameness the picture did not show)
+    ("layer1", "every"): (0, ""), ("ffn0", "every"): (0, ""),
     ("layer1", "update"): (0, "feed-forward network adds"),
     ("journey_last", "largest"): (1, "The largest"), ("journey_last", "x_ends"): (2, "X ends"),
     ("journey_last", "medians"): (0, ""),
-    # layers 2 to 22 in one leg; no close-up (review 24: the origin off the view), none named
-    ("journey_early", "dips"): (0, ""),
-    ("journey_early", "close"): (0, ""),
     # round 28: layers 2 to 22 summed up in one sweep; X's length after it, then the medians
+    # (round 35: on the bars alone, `journey_bars`)
     ("journey_early", "reach"): (1, "After layer"),
     ("journey_early", "medians"): (2, "as a share"),
     ("journey_late", "medians"): (0, ""), ("journey0", "medians"): (0, ""),
@@ -107,7 +105,7 @@ TYPED_STREAM = {
     # one middle layer to scale (the video's `zoom`; the draft's `zoom_mid`)
     ("zoom", "z_x"): (0, "Here is one"), ("zoom_mid", "z_x"): (0, "Here is one"),
     ("zoom", "z_reads"): (1, "It reads"), ("zoom_mid", "z_reads"): (1, "It reads"),
-    ("journey_early", "among"): (0, ""), ("journey_late", "among"): (0, ""),
+    ("journey_late", "among"): (0, ""),
     ("journey0", "among"): (0, ""), ("journey1", "among"): (0, ""),
     ("zoom", "z_attn"): (2, "Attention adds"), ("zoom", "z_ffn"): (2, "feed-forward network adds"),
     ("zoom", "z_angle"): (2, "each at its true angle"), ("zoom", "z_next"): (3, "Both steps"),
@@ -166,7 +164,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
                # layer1 shows both: attention's moments (said at its start) are attn_out's
                ("layer1", "divides"): "attn_out", ("layer1", "shrinks"): "attn_out",
                "journey_last": "journey_last", "journey2": "journey_last",
-               "journey_early": "journey", "journey_middle": "journey",
+               "journey_early": "journey_bars", "journey_middle": "journey",
                "journey_late": "journey", "journey0": "journey", "journey1": "journey",
                "sizes": "sizes", "sink": "sink", "identity": "identity",
                "zoom": "zoom", "zoom_mid": "zoom"}
@@ -336,16 +334,16 @@ def line_of(text: str, needle: str, after: str = "") -> int:
 
 # (edit of the storyboard, the line it names: (its text, after a line with), the error after it)
 STREAM_FAULTS = {
-    "missing moment": (('      growth: "about"\n', ""), ("moments:", "id: sizes"),
-                       "beats[13].moments: missing moment growth: template 'residual_stream' "
-                       "waits for it in sizes"),
+    "missing moment": (('      within: "at most"\n', ""), ("moments:", "id: identity"),
+                       "beats[13].moments: missing moment within: template 'residual_stream' "
+                       "waits for it in identity"),
     "words not said": (('alone: "alone"', 'alone: "takes"'), ('alone: "takes"', ""),
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
     # "updates#2" is said as written ("the {data.check.n_updates} updates": the placeholder's
     # name says it first) but not once the number is filled in
     "words gone once filled": (('updates: "plus the"', 'updates: "updates#2"'),
                                ('updates: "updates#2"', ""),
-                               "beats[14].moments.updates: 'updates#2' no longer fits the "
+                               "beats[13].moments.updates: 'updates#2' no longer fits the "
                                "narration"),
 }
 

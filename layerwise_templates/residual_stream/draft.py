@@ -83,7 +83,7 @@ def build(c: Context) -> Draft:
              "is a shadow. X of zero's shadow is only "
              "{data.stages[0].captured_pct.value:.0f} percent as long as X of zero, drawn "
              "beside it, as an illustration, at its true length. "
-             "The bars below give the true lengths.",
+             "The bars give the true lengths.",
              moments={"states": "states", "spread": "PCA picks", "shadow": "shadow",
                       "bars": "bars"}),
     ]
@@ -118,19 +118,18 @@ def build(c: Context) -> Draft:
                  "zoom": "zooms out" if additive else 0}))
     a1, f1, x1 = (float(sizes_[k][1]) for k in ("norm_attn", "norm_mlp", "norm_x"))
     beats.append(Beat(
-        "layer1", ["attn_out", "mlp_out"], "Layer 1: the same two additions",
+        "layer1", ["attn_out", "mlp_out"], "Layer 1: attention adds, then the FFN",
         f"In layer 1, attention adds "
         f"{{data.layers[1].norm_attn.value:{_spec(a1)}}}, then the feed-forward network adds "
         f"{{data.layers[1].norm_mlp.value:{_spec(f1)}}}, while X is "
         f"{{data.layers[1].norm_x.value:{_spec(x1)}}} long."
         + (" Lengths do not add: X of two is {data.x_norms[2].value:"
            + _spec(norm("blocks.1.hook_resid_post")) + "} long, not their sum."
-           if additive and L > 2 else "")
-        + (" From layer 2 on, every layer does the same two additions." if L > 2 else ""),
+           if additive and L > 2 else ""),
         layer=1,
         moments={"update": "feed-forward network adds",
                  "lengths": "Lengths" if additive and L > 2 else 0, "divides": 0,
-                 "shrinks": 0, "zoom": 0, "every": "From layer 2" if L > 2 else 0}))
+                 "shrinks": 0, "zoom": 0, "every": 0}))
     # one middle layer to scale before the walk (round 28: a walk alone was a montage)
     mid = L // 2
     xm = norm(f"blocks.{mid}.hook_resid_pre")
@@ -204,7 +203,10 @@ def build(c: Context) -> Draft:
         beats.append(Beat(
             "copies", ["copies"], "What W_Q, W_K, W_V read: a copy of X",
             "At every layer l, X of l reaches that layer's W Q, W K and W V through such a "
-            "copy: Q is RMSNorm of X times W Q, and likewise for K and V. From layer "
+            "copy: each multiplies that copy"
+            # (round 35: "Q is RMSNorm of X times W Q" left out the rotation by position)
+            + (", and then Q and K are rotated by position" if spec.rotary else "")
+            + ". From layer "
             "{data.copies.from_layer} on, that copy stays between "
             f"{{data.copies.min.value:{_spec(min(later), 1)}}} and "
             f"{{data.copies.max.value:{_spec(max(later), 1)}}} long, a length set by the gain and "
@@ -213,7 +215,8 @@ def build(c: Context) -> Draft:
             "{data.copies.last_layer}. So W Q, W K and W V never see how long X is. "
             "What changes Q, K and V from one layer to the next is the "
             "direction of X, and each layer's own weights.",
-            moments={"formula": "Q is", "range": "stays between", "x_grows": "while X"}))
+            moments={"formula": "rotated" if spec.rotary else "multiplies",
+                     "range": "stays between", "x_grows": "while X"}))
         # the direction: a beat of its own (one idea on screen at a time)
         beats.append(Beat(
             "turns", ["direction"], "X's direction turns",

@@ -25,6 +25,7 @@ BY_SHOW = {
     "mlp_out": (UPDATE, LENGTHS, ZOOM, EVERY),
     "zoom": (Z_X, Z_READS, Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT),
     "journey": (DIPS, REACH, CLOSE, MEDIANS, AMONG),
+    "journey_bars": (REACH, MEDIANS),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),
     "direction": (TURNS, MOST, APART),

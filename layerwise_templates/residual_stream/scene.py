@@ -9,8 +9,9 @@ each arrow the plane captures is said. Bottom: honest bars of |X^(l)|, |Delta_at
 
 Beats: `switch` (MiniLM's post-LN block beside SmolLM2's pre-norm block), `tokens`, `x` (X
 entering the beat's layer), `plane` (what the PCA plane is), `attn_out`, `mlp_out` (one update
-added), `journey` (every remaining layer; `journey_last` names the largest update on its bar,
-writes the last X, then the typical update's share of |X|), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
+added), `journey` (every remaining layer; `journey_bars` a long stretch of them on the bars
+alone; `journey_last` names the largest update on its bar, writes the last X, then the typical
+update's share of |X|), `copies` (what W_Q, W_K, W_V read: RMSNorm(X)),
 `sizes` (the lengths, the outlier token), `identity` (X^(L) = X^(0) + every update). Every number is a `Num` bound to its plan path. What the
 narration names is drawn, ringed, lit or pointed at when it is spoken (`hold_until_cue`, and
 `hold_until_moment` for the moments its storyboard names: `moments:`, declared per handler in
@@ -44,6 +45,7 @@ LAYER_TIME = 0.9        # the journey: at least this long a layer (its two addit
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
 TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
 LAST_HOLD = 1.2         # voiced: the layer the sentence ends on is lit this long
+COL_AT = LEFT * 5.6 + UP * 0.55   # the first column's bracket: its name clear of the note above, its length of the bars' key below
 
 
 class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScene):
@@ -186,7 +188,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.ensure_tokens()
         self.clear_stage()
         col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
-        col.move_to(LEFT * 5.6 + UP * 0.7)
+        self.at_home(col)
         col[2].set_opacity(0)         # "|.| = 2.18" waits for "|X| = its length" (below)
         self.put("a", col, anim=appear(col), run_time=self.to_moment(M.NUMBERS, 0.8))
         # "... its embedding, X of zero: 576 numbers": the column's dots are the rest of them
@@ -249,9 +251,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         dec = lay["entry_decimals"]
         before = s["from"]
         if "a" not in self.shown or getattr(self.shown["a"], "stage", None) != before:
-            label = T.X_l(l) if before == lay["stage_in"] else \
-                f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
-            a = self.stage_col(before, dec, label).move_to(LEFT * 5.6 + UP * 0.7)
+            label = T.X_l(l) if before == lay["stage_in"] else self.mid_head(l)
+            a = self.at_home(self.stage_col(before, dec, label))
             a.stage = before
             self.drop("b", "c", "plus", "eq")
             self.put("a", a)
@@ -287,7 +288,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         else:
             k = self.pace(end, sum(run.values()), 1.0, cap=2.0)
         a = self.shown["a"]
-        b = self.step_col(j, self.sym(which, l)).next_to(a, RIGHT, buff=0.55)
+        b = self.beside(self.step_col(j, self.sym(which, l)), a)
         plus = txt("+", T.TYPE.heading).move_to((a[1].get_right() + b[1].get_left()) / 2)
         self.put("plus", plus, run_time=run["plus"] * k)
         if op is not None:
@@ -308,9 +309,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.play(FadeOutPlace(op[0]), run_time=0.3)
         else:
             self.put("b", b, run_time=run["b"] * k)
-        out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else \
-            f"{T.X_l(l)} + Delta_\"attn\"^(({l}))"
-        c = self.stage_col(s["to"], dec, out_label).next_to(b, RIGHT, buff=0.55)
+        out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else self.mid_head(l)
+        c = self.beside(self.stage_col(s["to"], dec, out_label), b)
         c.stage = s["to"]
         ratio = self.data["summary"].get("ffn0_over_x0")
         if which == "ffn" and l == 0 and ratio is not None:
@@ -319,7 +319,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                            math(f"\u00d7 |{T.X_l(0)}|", ML, T.FFN))
             times.next_to(b[2], RIGHT, buff=0.15)       # clear of the bars' key below
             b.add(times)
-            c.next_to(b, RIGHT, buff=0.55)              # the sum moves over to make room
+            self.beside(c, b)                           # the sum moves over to make room
         eq = txt("=", T.TYPE.heading).move_to((b[1].get_right() + c[1].get_left()) / 2)
         self.put("eq", eq, run_time=run["eq"] * k)
         # the sum as an operation (review 24: layer 0's addition was shown as its result only):
@@ -364,11 +364,29 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             k = self.pace(end, run["drop"] + run["move"], 1.0, cap=2.0)
         # the result becomes the next input (a cross-fade would draw both)
         self.drop("a", "b", "plus", "eq", "lengths", "rounded", run_time=run["drop"] * k)
-        self.play(self.shown["c"].animate.move_to(LEFT * 5.6 + UP * 0.7),
+        c = self.shown["c"]
+        home = self.at_home(c.copy())[1].get_center()
+        self.play(c.animate.shift(home - c[1].get_center()),
                   run_time=run["move"] * k)
         self.shown["a"] = self.shown.pop("c")
         if every:
             self.every_layer()
+
+    def at_home(self, col: VGroup) -> VGroup:
+        """Column `col` at the left, its bracket centred on COL_AT (its name, above it, may be
+        wider, X^(l) + Δ attention: then the column moves right to keep it in the frame)."""
+        return self.keep_inside(col.shift(COL_AT - col[1].get_center()))
+
+    @staticmethod
+    def beside(col: VGroup, ref: VGroup) -> VGroup:
+        """Column `col` right of column `ref` (its bracket, length and any note beside it),
+        their brackets level; the names above may overhang, never into each other (round
+        35: names in words, wider than the old scripts, pushed the sum into the plane)."""
+        ref_right = max(m.get_right()[0] for m in ref[1:])
+        col_left = min(m.get_left()[0] for m in col[1:])
+        dx = max(ref_right + 0.55 - col_left,
+                 ref[0].get_right()[0] + 0.3 - col[0].get_left()[0])
+        return col.shift(RIGHT * dx + UP * (ref[1].get_center()[1] - col[1].get_center()[1]))
 
     def every_layer(self) -> None:
         """"From layer 2 on, every layer does the same two additions": layer 1's picture stays
@@ -425,16 +443,20 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.sublayer(beat, "ffn")
 
     def sublayer(self, beat, which: str) -> None:
+        alone = len(beat["show"]) == 1
         self.ensure_tokens()
-        self.ensure_plane()
+        # a beat that first explains RMSNorm (the stage its own) brings the plane back only
+        # for the step (add_step): no plane on stage for the seconds before
+        if not (which == "attn" and alone and self.named(SHRINKS)):
+            self.ensure_plane()
         self.ensure_chart()
         self.clear_stage(keep=("a",))
-        alone = len(beat["show"]) == 1
         note = self.copy_note(which, self.layer) if alone else None
         if note is not None:
             # "... does not read X itself. It reads a normalised copy, RMSNorm of X, 1.32 long."
-            # left of the plane's heading, clear of the token row
-            note.move_to(UP * 2.1).shift(RIGHT * (self.plane_head.get_left()[0] - 0.7
+            # left of the plane's heading at home (where the plane comes back for the step),
+            # clear of the token row
+            note.move_to(UP * 2.1).shift(RIGHT * (self.home_head_left() - 0.7
                                                   - note.get_right()[0]))
             self.keep_inside(note)
             # the update is drawn when it is named ("... and adds its update"), else by cue 1
@@ -591,13 +613,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                                                             - self.time - 0.1)))
 
         def step_label(ar, name, shown, color):
-            lab = inline(math(name, ML, color), txt("adds", T.TYPE.label, color),
+            # in words, as the voice says it (round 35: Delta_attn^(15)'s scripts ~8 px)
+            lab = inline(txt(name + " adds", T.TYPE.label, color),
                          self.n(shown, color, T.TYPE.label))
             lab.next_to(ar, RIGHT, buff=0.2)
             return self.keep_inside(lab)
 
-        a_lab = step_label(a_ar, f"Delta_\"attn\"^(({l}))", v.norm_attn, T.ATTN)
-        f_lab = step_label(f_ar, f"Delta_\"FFN\"^(({l}))", v.norm_mlp, T.FFN)
+        a_lab = step_label(a_ar, "attention", v.norm_attn, T.ATTN)
+        f_lab = step_label(f_ar, "FFN", v.norm_mlp, T.FFN)
         # each label at its own arrow's far end: attention's left of its tip, the FFN's right
         # of its own (round 28: stacked in the opposite order to the arrows)
         a_lab.next_to(a_ar.get_end(), LEFT, buff=0.25)
@@ -631,7 +654,16 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         |X| over the layers, as the voice says them."""
         self.beat_journey(beat, ending=True)
 
-    def beat_journey(self, beat, ending: bool = False) -> None:
+    def beat_journey_bars(self, beat) -> None:
+        """The layers up to the beat's `layer` on the bars alone (round 35: 21 layers in 4 s on
+        the plane, their arrows a few pixels long): the plane leaves, its path drawn while it
+        is away (it comes back zoomed out once to the whole path, one scale from then on);
+        "layers a to b" named once, each layer's two update bars and X's new bar grow in one
+        sweep, left to right; then the length X reached (`reach`) and the updates' shares on a
+        chart of their own (`medians`)."""
+        self.beat_journey(beat, bars_only=True)
+
+    def beat_journey(self, beat, ending: bool = False, bars_only: bool = False) -> None:
         """The layers from the last one drawn up to the beat's `layer` (else the last), at
         least LAYER_TIME a layer: each layer's two additions in one play, tip to tail, the
         earlier X's a faint trail, the view and the bar axis gliding out when X outgrows them.
@@ -641,27 +673,39 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         A leg that names where X shrinks (`dips`) marks each such layer under its bars as it
         is drawn (those drawn before the words, when they are said)."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
-        if start is not None and "tag" in self.shown:
-            self.update_footer({"layer": start})     # the layer the tag still names, from frame 1
-        elif start is not None and start + 1 < self.L:
-            self.update_footer({"layer": start + 1})  # the first layer this beat draws
-        self.ensure_tokens()
-        self.clear_stage(keep=("tag",))
-        self.ensure_plane(big=True)          # centre stage: the columns have left
-        self.ensure_chart()
-        for lab in getattr(self, "dimmed_labels", []):   # a leg before hid them beside its marks
-            lab.set_opacity(1)
-        if getattr(self, "dim_lengths", None):           # the shares' leg faded the bars
-            self.play(*[r.animate.set_fill(opacity=o) for r, o in self.dim_lengths],
-                      self.tick_labels.animate.set_opacity(1), run_time=0.4)
-        self.dim_lengths = []
-        self.dimmed_labels = []
-        self.dip_lines = []
         d = self.data
         first = 0 if start is None else start + 1
         upto = beat.get("layer")
         last = len(d["layers"]) - 1 if upto is None else int(upto)
         left = d["layers"][first:last + 1]
+        if start is not None and start + 1 < self.L:
+            self.update_footer({"layer": start + 1})  # the first layer this beat draws
+        if left and "tag" in self.shown and not bars_only:
+            # the tag names this beat's first layer from its first frame (round 35: "layer 28
+            # reads" stayed up while the voice said "Then layer 29")
+            self.set_slot("tag", self.layer_tag(left[0]["layer"]))
+        self.ensure_tokens()
+        if left and self.chart is not None and getattr(self, "chart_hidden", False):
+            self.axis_unseen(left[-1]["stage_out"])     # the bars come back on the leg's axis
+        if not bars_only:
+            # the last beat's pieces leave as the plane and the bars come back, in one play
+            # (round 35: the stage stood empty ~1.5 s after the shares' chart)
+            gone = [FadeOutPlace(self.shown.pop(k)) for k in list(self.shown) if k != "tag"]
+            back = self.plane_returns(True) + self.chart_returns()
+            if gone or back:
+                self.play(*gone, *back, run_time=0.6)
+        self.clear_stage(keep=() if bars_only else ("tag",))
+        if bars_only:                        # the bars alone: the plane waits off stage
+            if self.plane is None:
+                self.ensure_plane(big=True, show=False)
+            self.hide_plane()
+        else:
+            self.ensure_plane(big=True)      # centre stage: the columns have left
+        self.ensure_chart()
+        for lab in getattr(self, "dimmed_labels", []):   # a leg before hid them beside its marks
+            lab.set_opacity(1)
+        self.dimmed_labels = []
+        self.dip_lines = []
         if not left:
             if ending:
                 self.largest_and_last(len(d["x_stages"]) - 1)
@@ -673,7 +717,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # out, to the whole walk's; a leg that still outgrows it rescales once, before it starts
         dips = self.dips_in(left[:-1]) if voiced and not ending and self.named(M.DIPS) else []
         axis = []
-        if getattr(self, "close_up", False) and (ending or said_close):
+        if bars_only:
+            pass                             # the plane is away: no camera to move
+        elif getattr(self, "close_up", False) and (ending or said_close):
             # "Layers 23 to 28: the view zooms out to the whole path": once, to the whole
             # finished path, kept to the end (no rescale after it)
             if self.named(M.CLOSE):
@@ -724,6 +770,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                                                       if att_cue is not None else "")), None)
         if att_pick is None:
             att_cue = None
+        # "... grows at every layer. And X more than doubles.": the walk ends so that the
+        # FFN bars are lit while the growth is said, X's new length at the next sentence
+        then_x = ffn_cue + 1 if rising and ffn_cue + 1 < len(self.beat.get("cues") or []) \
+            else None
+        if then_x is not None:
+            sweep_end = min(sweep_end, self.cue_at(then_x) - 1.8)
         if voiced and att_cue is not None and not ending:
             # "One step stands out: in layer 24, attention adds a step longer than ...": said
             # after the walk, over the finished leg (round 27: said while layers 25-26 were
@@ -740,17 +792,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # round 23's tag said "layer 2" while layer 11 was drawn)
         named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and dips
                  and len(left) > SHORT_LEG else {a["layer"] for a in left})
-        if len(left) > SHORT_LEG:
-            self.sweep(left, end, ending)
+        if len(left) > SHORT_LEG or bars_only:
+            self.sweep(left, end, ending, bars_only)
             return
         for k, lay in enumerate(left):
             l = lay["layer"]
-            new_tag = inline(txt("layer", T.TYPE.label),
-                             Num(self.v.layers[l].layer, decimals=0, size=T.TYPE.label),
-                             txt("reads", T.TYPE.label), *self.x_len(l))
-            new_tag.move_to(TAG_AT)
-            if "tag" in self.shown:             # a counter: its left edge kept (no jitter)
-                new_tag.align_to(self.shown["tag"], LEFT)
+            new_tag = self.layer_tag(l)
             if l in named or "tag" not in self.shown:
                 self.set_slot("tag", new_tag)
             self.update_footer({"layer": l})         # the footer names the layer being drawn
@@ -789,6 +836,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # the layer the sentence ends on: its bars and the length it left X at, written, lit
         lay = left[-1]
         l = lay["layer"]
+        if then_x is not None:
+            self.hold_until_cue(then_x)
         after = self.x_after(l + 1)
         if voiced and att_cue is not None:
             pick = d["layers"][att_pick]
@@ -824,7 +873,18 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.emphasize(self.shown["tag"], after, *lit_bars,
                            run_time=min(2.0, end - self.time))
 
-    def sweep(self, left, end: float, ending: bool = False) -> None:
+    def layer_tag(self, l: int) -> VGroup:
+        """"layer l reads |X^(l)| = ...", left of the plane; a counter: the left edge of the
+        tag it replaces kept (no jitter)."""
+        tag = inline(txt("layer", T.TYPE.label),
+                     Num(self.v.layers[l].layer, decimals=0, size=T.TYPE.label),
+                     txt("reads", T.TYPE.label), *self.x_len(l))
+        tag.move_to(TAG_AT)
+        if "tag" in self.shown:
+            tag.align_to(self.shown["tag"], LEFT)
+        return tag
+
+    def sweep(self, left, end: float, ending: bool = False, bars_only: bool = False) -> None:
         """A long leg summarised (round 28: 21 layers at 1.5 s each were a rushed montage; one
         middle layer was shown to scale before): "layers a to b" named once, their steps drawn
         in one continuous sweep on the plane while their bars grow below; then the length X
@@ -834,36 +894,46 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                                                       size=T.TYPE.label),
                      txt("to", T.TYPE.label), Num(self.v.layers[b].layer, decimals=0,
                                                   size=T.TYPE.label))
-        tag.move_to(TAG_AT).align_to(TAG_AT + LEFT * 1.3, LEFT)
-        self.put("tag", tag, anim=appear(tag), run_time=0.4)
+        if bars_only:           # the stage above the bars is free: the tag in its middle
+            tag.move_to(UP * 1.2)
+        else:
+            tag.move_to(TAG_AT).align_to(TAG_AT + LEFT * 1.3, LEFT)
+        # (a bars-only leg's tag is its own slot: the plane's legs after it start their own
+        # counter "layer l reads ..." left of the plane)
+        slot = "leg_tag" if bars_only else "tag"
+        self.put(slot, tag, anim=appear(tag), run_time=0.4)
         self.update_footer({"layer": b})
+        draw = self.sweep_bars if bars_only else self.advance_together
         if ending:          # the leg with the largest update (a draft's): named after it
             until = self.said(M.LARGEST) if self.named(M.LARGEST) else \
                 (end - LAST_HOLD if self.beat.get("cues") else self.time + 4.0)
-            self.advance_together(left[-1]["stage_out"], max(3.0, until - self.time - 0.3))
+            draw(left[-1]["stage_out"], max(3.0, until - self.time - 0.3))
             self.largest_and_last(b + 1)
             if self.named(M.MEDIANS):
-                self.medians_after(end, drop=("tag", "end_tag", "off_plane"))
+                self.medians_after(end, drop=(slot, "end_tag", "off_plane"))
             return
         until = self.said(M.REACH) if self.named(M.REACH) else \
             (end - LAST_HOLD if self.beat.get("cues") else self.time + 4.0)
-        if self.named(M.AMONG):
+        among = self.named(M.AMONG) and not bars_only    # (its arrows are on the plane)
+        if among:
             until = min(until, self.said(M.AMONG))
-        self.advance_together(left[-1]["stage_out"], max(3.0, until - self.time - 0.3))
-        if self.named(M.AMONG):
+        draw(left[-1]["stage_out"], max(3.0, until - self.time - 0.3))
+        if among:
             self.among(left)
         if self.named(M.REACH):
             self.hold_until_moment(M.REACH)
         after = inline(math(f"|{T.X_l(b + 1)}| =", ML, T.X),
                        self.n(self.v.x_norms[b + 1], T.X, T.TYPE.label))
-        after.next_to(tag, DOWN, buff=0.25).align_to(tag, LEFT)
+        after.next_to(tag, DOWN, buff=0.25)
+        if not bars_only:
+            after.align_to(tag, LEFT)
         self.put("after", after, anim=appear(after), run_time=0.5)
         last = self.bars.get(("x", b + 1))
         until = self.said(M.MEDIANS) if self.named(M.MEDIANS) else end
         self.emphasize(after, *([last] if last is not None else []),
                        run_time=max(0.8, min(2.0, until - self.time - 0.2)))
         if self.named(M.MEDIANS):
-            self.medians_after(end, drop=("tag", "after", "close_note"))
+            self.medians_after(end, drop=(slot, "after", "close_note"))
 
     def among(self, left) -> None:
         """"Layer 15's two steps are among them": the close-up's layer found in the sweep, its
@@ -978,21 +1048,17 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
 
     def medians_after(self, end: float, drop) -> None:
         """"... the median attention update is 0.15 of the length of X ...": the walk's
-        labels and the plane leave; every update of layers 1 to L-1 drawn as its share of the
-        X it is added to, over its own layer of the bars below (round 31: on the linear axis
-        the early updates were a few pixels tall), attention's then the FFN's, each median a
-        dashed line written as it is said."""
+        labels, the plane and the |X| bars leave (round 35: the shares stood over the dimmed
+        bars, on their layer axis: one chart at a time); every update of layers 1 to L-1 drawn
+        as its share of the X it is added to, on a chart of its own with both axes named,
+        attention's then the FFN's, each median a dashed line written as it is said."""
         self.hold_until_moment(M.MEDIANS)
         self.drop(*drop, run_time=0.3)
-        fades = self.plane_fades()
-        parts = self.share_panel()
-        head, attn, ffn, a_line, f_line, axis = parts
-        # (round 31: the shares stood over the |X| bars at full strength) the bars below and
-        # their length ticks fade while the shares are read; the layer axis stays
-        self.dim_lengths = [(r, r.get_fill_opacity()) for r in self.bar_group]
-        dims = [r.animate.set_fill(opacity=0.12) for r, _ in self.dim_lengths]
-        dims.append(self.tick_labels.animate.set_opacity(0.15))
-        self.play(*fades, *dims, FadeIn(head), FadeIn(axis), run_time=0.6)
+        fades = self.plane_fades() + self.chart_fades()
+        if fades:
+            self.play(*fades, run_time=0.5)
+        head, attn, ffn, a_line, f_line, axes = self.share_panel()
+        self.play(FadeIn(head), FadeIn(axes), run_time=0.6)
         for r in [*attn, *ffn]:          # each bar grows up from the floor, at its own width
             r.save_state()
             r.stretch_to_fit_height(0.002, about_edge=DOWN)
@@ -1031,11 +1097,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
 
     def share_panel(self) -> VGroup:
         """Each update's length over the length of the X it is added to (the plan's rel_attn,
-        rel_mlp), layers 1 to L-1, a pair of bars over that layer's bars below, and the two
-        medians the voice says as dashed lines, each written at its right end."""
+        rel_mlp), layers 1 to L-1, a pair of bars per layer on a chart of its own: a layer
+        axis (numbered, named) and a share axis (ticks every 0.25, named), where the |X| bars
+        were; the two medians the voice says as dashed lines, each value at its line's
+        right end."""
         v, d = self.v, self.data
         lab = T.TYPE.label
-        y0, top = -0.5, 2.05                 # the bars' floor (over the key) and the panel's top
+        y0, top = -2.05, 1.4                 # the floor (the |X| chart has left) and the top
         lays = d["layers"][1:self.L]
         peak = max(max(a["rel_attn"]["value"], a["rel_mlp"]["value"]) for a in lays)
         unit = (top - y0) / peak
@@ -1056,9 +1124,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             y = y0 + unit * d["summary"][key]["value"]
             ln = DashedLine([x_l, y, 0], [x_r, y, 0], color=color, stroke_width=3,
                             dash_length=0.12)
-            # the median's value left of layer 1, on its line's level (round 31: at the right
-            # end it ran over the last layers' bars); "dashed: medians" in the heading
-            word = self.n(shown, color, lab).next_to(ln, LEFT, buff=0.1)
+            # right of the last layer's bars, on its line's level
+            word = self.n(shown, color, lab).next_to(ln, RIGHT, buff=0.1)
             lines.append(VGroup(ln, word))
         if lines[1][1].get_bottom()[1] < lines[0][1].get_top()[1] + 0.06:   # labels apart
             lines[1][1].shift(UP * (lines[0][1].get_top()[1] + 0.06 - lines[1][1].get_bottom()[1]))
@@ -1067,21 +1134,29 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       txt("to", lab), Num(v.layers[self.L - 1].layer, decimals=0, size=lab),
                       txt("; dashed: medians", lab), buff=0.14)
         head[-1].shift(LEFT * 0.1)
-        head.move_to([0, top + 0.3, 0])
-        # (round 31: no y-axis, only the medians' values) its own share axis right of the
-        # last layer, ticks every 0.25 from 0 (the medians are written at the left)
-        ax_x = x_r + 0.1
-        axis = VGroup(Line([ax_x, y0, 0], [ax_x, top, 0], color=T.MUTED, stroke_width=2))
+        head.move_to([0, top + 0.45, 0])
+        # the share axis on the left, ticks every 0.25 from 0, named "share"
+        axes = VGroup(Line([x_l, y0, 0], [x_l, top, 0], color=T.MUTED, stroke_width=2),
+                      Line([x_l, y0, 0], [x_r, y0, 0], color=T.MUTED, stroke_width=2))
         step = 0.25
         for k in range(int(peak / step + 1e-9) + 1):
             y = y0 + unit * step * k
-            axis.add(Line([ax_x, y, 0], [ax_x + 0.1, y, 0], color=T.MUTED, stroke_width=2))
-            axis.add(txt("0" if k == 0 else f"{step * k:g}", lab, T.MUTED)
-                     .next_to([ax_x + 0.1, y, 0], RIGHT, buff=0.08))
-        panel = VGroup(head, attn, ffn, *lines, axis)
+            axes.add(Line([x_l - 0.1, y, 0], [x_l, y, 0], color=T.MUTED, stroke_width=2))
+            axes.add(txt("0" if k == 0 else f"{step * k:g}", lab, T.TEXT)
+                     .next_to([x_l - 0.1, y, 0], LEFT, buff=0.08))
+        tick_w = max(m.width for m in axes[3::2])
+        axes.add(txt("share", lab, T.TEXT).next_to([x_l - 0.2 - tick_w, (y0 + top) / 2, 0],
+                                                    LEFT, buff=0.12))
+        # the layer axis: every fifth layer and the first and last, under its pair of bars
+        for l in sorted({1, *range(5, self.L - 1, 5), self.L - 1}):
+            axes.add(Num(v.layers[l].layer, decimals=0, size=lab, color=T.TEXT)
+                     .move_to([self.bar_x(l, "mid")[0], y0 - 0.25, 0]))
+        axes.add(txt("layer", lab, T.TEXT).move_to([(x_l + x_r) / 2, y0 - 0.6, 0]))
+        panel = VGroup(head, attn, ffn, *lines, axes)
         self.keep_inside(head)
+        self.keep_inside(panel)
         self.shown["med"] = panel
-        return head, attn, ffn, lines[0], lines[1], axis
+        return head, attn, ffn, lines[0], lines[1], axes
 
     def largest_and_last(self, n: int) -> None:
         """"The largest of all 60 updates is its feed-forward update, 462 long": that bar lit,
@@ -1112,6 +1187,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_moment(M.X_ENDS)
         end_tag = inline(math(f"|{T.X_l(n)}| =", ML, T.X),
                          self.n(v.x_norms[n], T.X, T.TYPE.label))
+        if self.cue_with("times as long") is not None and s.get("growth_about"):
+            # "... about 400 times as long as X of zero": under the length, said with it
+            end_tag = VGroup(end_tag, inline(
+                txt("about", T.TYPE.label), self.n(v.summary.growth_about, T.TEXT, T.TYPE.label),
+                math(f"\u00d7 |{T.X_l(0)}|", ML, T.X))).arrange(DOWN, buff=0.15,
+                                                                aligned_edge=LEFT)
         tag = self.shown.get("tag")
         if tag is not None:
             end_tag.next_to(tag, DOWN, buff=0.45).align_to(tag, LEFT)

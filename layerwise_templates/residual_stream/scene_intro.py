@@ -6,7 +6,7 @@ while X grows)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, AnimationGroup, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, Animation, AnimationGroup, Arrow, Brace, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowFromEdge, Indicate, LaggedStart, Line, UpdateFromAlphaFunc, smooth,
                    MoveAlongPath,
                    ManimColor, Rectangle, RoundedRectangle, Transform, VGroup, VMobject, linear,
@@ -21,7 +21,7 @@ from .scene_parts import ML, S, appear
 
 L_ = T.TYPE.label
 FORMULA_SCALE = 1.25       # the copies beat's bar labels, read at 480p
-FORMULA_BIG = 1.6          # ... its formula, the beat's one idea
+FORMULA_BIG = 1.6          # ... its path X -> RMSNorm -> W -> Q, K, V (the scripts read at 480p)
 # the cosine bars: a neutral grey (round 28: blue, the colour of |X| everywhere else)
 COS_BAR = ManimColor("#A7AFB8")
 AXIS_SCALE = 1.25          # the copy strip's and the cosine strip's axis numbers, read at 480p
@@ -184,9 +184,22 @@ class IntroBeats:
         # "SmolLM2 normalises only a copy ... adds the update to X itself": X's dot runs
         # straight down; a copy leaves it through each RMSNorm and comes back as an update
         self.hold_until_cue(3)
+        named = self.cue_with("residual stream")
+        until = self.cue_at(named if named is not None and named > 3 else self.n_cues())
         self.run_dot(right.path, [(right.norms[0], 0.1, 0.4), (right.norms[1], 0.5, 0.8)],
-                     self.fill(self.cue_at(self.n_cues()), 2.5) / 2, extra=right.branches)
-        self.emphasize(VGroup(right[1], right.line),
+                     self.fill(until, 2.5, 0.7), extra=right.branches)
+        if "residual stream" not in str(self.beat.get("narration") or ""):
+            self.emphasize(VGroup(right[1], right.line),
+                           run_time=self.fill(self.cue_at(self.n_cues()), 1.0), buff=0.12)
+            return
+        # "This X, only ever added to, is called the residual stream": its name written under
+        # X's own line as it is said (round 33: "residual stream" never written), the line lit
+        if named is not None:
+            self.hold_until_cue(named)
+        name = txt("residual stream", L_, T.X).next_to(right.line, DOWN, buff=0.15)
+        self.keep_inside(name)
+        self.put("stream_name", name, anim=appear(name), run_time=0.5)
+        self.emphasize(VGroup(right[1], right.line, name),
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0), buff=0.12)
 
     def run_dot(self, path, lit, run_time: float, extra=()) -> None:
@@ -204,15 +217,17 @@ class IntroBeats:
 
     # --- plane --------------------------------------------------------------------------------
     def beat_plane(self, beat) -> None:
-        """The PCA plane of the followed token's states: all of them as dots (the view out to
-        the whole path), the share of their squared length it keeps, X^(0) at its true length
-        dropping to its shadow, and the bars below that give true lengths."""
+        """The PCA plane of the followed token's states: it opens on the whole path, every
+        state a dot along it; the share of their squared length it keeps; then one glide to
+        X^(0), its shadow drawn beside an arrow of its true length; the bars that give
+        true lengths. One change of scale in the beat (round 35: three in 10 s)."""
         d = self.data
         self.clear_stage(keep=("a",))
-        # "To watch X change, we draw it on a flat plane."
-        # the plane large, right, top to bottom (the bars come only at the beat's end)
-        self.ensure_plane(big="wide")
-        self.advance(0, self.to_moment(M.STATES, 1.0, 0.6))
+        # "We draw X on a flat plane": the plane large, right, top to bottom, in the view of
+        # the whole path from the start (the bars come only at the beat's end)
+        views = d["plane"]["views"]
+        last = len(self.stages) - 1
+        self.ensure_plane(big="wide", hold=(views[last], self.v.plane.views[last]))
         # (short lines, left of the plane: each said line in two rows where it is long)
         lines = [
             VGroup(inline(Num(self.v.plane.n_points, decimals=0, size=L_), txt("states:", L_)),
@@ -235,26 +250,24 @@ class IntroBeats:
         lines[3].shift(UP * 0.05)
         # (round 31: the box round 2.18 ran into "long") a space after the boxed number
         lines[2][3].shift(RIGHT * 0.12)
-        # "fitted once, by PCA, to bank's 61 states": the view glides out to the whole path
-        # and every state's shadow is a dot on the plane, one after another along the path
-        self.hold_until_moment(M.STATES)
-        self.put("p0", lines[0], anim=appear(lines[0]), run_time=0.6)
+        # "We draw X on a flat plane, fitted by PCA to bank's 61 states": every state's shadow
+        # is a dot on the plane, one after another along the path, from the sentence's start
+        # (the view already frames the whole path); "61 states" written as it is said
         dots = self.state_dots()
-        views = d["plane"]["views"]
-        self.play(self.scale.animate.set_opacity(0), run_time=0.3)
-        self.remove(self.scale)
         n = len(dots)
+        run = self.to_moment(M.SPREAD, 2.5, 0.8)
+        at = min(0.8, max(0.0, (self.said(M.STATES) - self.time) / max(run, 1e-6)))
 
         def show_dots(m, a):
-            # each dot in its turn along the path, at its data point in this frame's view
-            self.place_dots(dots, [min(1.0, max(0.0, (a - 0.2 - 0.7 * k / n) * 20))
+            self.place_dots(dots, [min(1.0, max(0.0, (a - 0.05 - 0.8 * k / n) * 20))
                                    for k in range(n)])
 
-        self.play(PlaneStep(self.plane, [], views[-1]),
-                  UpdateFromAlphaFunc(dots, show_dots, suspend_mobject_updating=False),
-                  run_time=self.to_moment(M.SPREAD, 2.5, 0.8))
-        # the whole path's scale, and where it starts and ends (X^(0) by the origin, X^(L) last)
-        whole = self.scale_bar(len(self.stages) - 1)
+        self.shown["p0"] = lines[0]
+        self.play(UpdateFromAlphaFunc(dots, show_dots, suspend_mobject_updating=False),
+                  FadeIn(lines[0], shift=0.1 * UP,
+                         rate_func=squish_rate_func(smooth, at, min(1.0, at + 0.15))),
+                  run_time=run)
+        # where the path starts and ends (X^(0) by the origin, X^(L) last)
         # X^(L)'s name beyond the path's end, away from the last states before it (not on them)
         tail = np.mean([d.get_center() for d in dots[-6:-1]], axis=0)
         away = dots[-1].get_center() - tail
@@ -262,8 +275,8 @@ class IntroBeats:
         ends = VGroup(math(T.X_l(0), ML, T.X).next_to(dots[0], DOWN + LEFT, buff=0.05),
                       math(T.X_l(self.L), ML, T.X).next_to(dots[-1], away, buff=0.12))
         self.keep_inside(ends)
-        self.play(FadeIn(whole), FadeIn(ends), run_time=0.4)
-        # "PCA, through the origin, picks the two directions ...; the plane keeps 90 percent"
+        self.play(FadeIn(ends), run_time=0.4)
+        # "PCA picks the two directions ...; the plane keeps 90 percent"
         self.hold_until_moment(M.SPREAD)
         # "... picks the two directions": the plane's two axes (the origin on them) lit
         self.play(Indicate(self.plane.axes, color=T.POINTER, scale_factor=1.0), run_time=1.4)
@@ -271,25 +284,25 @@ class IntroBeats:
         self.emphasize(lines[1][0][1], self.plane.frame,
                        run_time=self.to_moment(M.SHADOW, 1.2, 0.7))
         # "the plane is a shadow: X of zero's shadow is only 9 percent as long as X of zero":
-        # the view glides (smoothly, its scale bar kept) to one that frames X^(0)'s shadow and,
-        # beside it along the same direction, an arrow of X^(0)'s true length 2.18: both stay
-        # drawn side by side, each named (the X^(0) arrow itself is never redrawn)
+        # the one glide of the beat, to a view that frames X^(0)'s shadow (drawn as it lands)
+        # and, beside it along the same direction, an arrow of X^(0)'s true length 2.18
         self.hold_until_moment(M.SHADOW)
         # the first two lines, said, leave; the shadow's two lines take their place (review
         # 26: four statements piled up in the left column)
         up = lines[0].get_top()[1] - lines[2].get_top()[1]
         lines[2].shift(UP * up)
         lines[3].shift(UP * up)
-        self.play(dots.animate.set_opacity(0), FadeOut(whole), FadeOut(ends),
+        self.play(dots.animate.set_opacity(0), FadeOut(ends),
                   FadeOutPlace(lines[0]), FadeOutPlace(lines[1]), run_time=0.4)
         self.shown.pop("p0", None)
         self.shown.pop("p1", None)
-        self.remove(dots, whole, ends)
+        self.remove(dots, ends)
         sv = d["plane"]["shadow_view"]
-        self.play(PlaneStep(self.plane, [], sv), run_time=1.2)
-        self.scale = self.shadow_scale_bar()
-        self.play(FadeIn(self.scale), run_time=0.3)
-        xy0 = np.asarray(self.stages[0]["xy"], float)
+        s0 = self.stages[0]["xy"]
+        self.x_arrow = self.plane.arrow((0, 0), s0, T.X, 5)
+        self.progress = 0
+        self.hold_view(sv, self.v.plane.shadow_view, 1.6, grow=[self.x_arrow])
+        xy0 = np.asarray(s0, float)
         n0 = self.data["summary"]["norm_first"]["value"]
         u = xy0 / max(float(np.linalg.norm(xy0)), 1e-12)
         side = np.array([-u[1], u[0]]) * 0.045 * sv["width"]       # beside it, not on it
@@ -318,42 +331,23 @@ class IntroBeats:
         self.emphasize(lines[2][2], true_lab[0][0], run_time=0.8)
         self.put("p3", lines[3], anim=appear(lines[3]), run_time=0.4)
         self.play(FadeIn(shadow_lab), run_time=0.4)
-        # (the glide home below takes about 2.2 s: it starts that long before "bars")
+        # (the plane's leaving below takes about 1 s: it starts that long before "bars")
         self.emphasize(lines[3][1], shadow_lab[1],
-                       run_time=max(0.8, self.said(M.BARS) - 2.2 - self.time)
+                       run_time=max(0.8, self.said(M.BARS) - 1.0 - self.time)
                        if self.beat.get("cues") else 1.0)
-        # the true-length arrow and the names leave; the view glides back to X^(0)'s own
+        # the true-length arrow and the names leave, then the plane (it comes back in layer
+        # 0's own view, unseen: no second change of scale on screen); the bars come in as
+        # "bars" is said
         self.play(tall.animate.set_opacity(0), FadeOut(self.shown.pop("shadow_labs")),
-                  self.scale.animate.set_opacity(0), run_time=0.4)
+                  run_time=0.4)
         self.plane.forget(tall)
         self.plane.remove(tall)
-        self.remove(self.scale)
-        self.play(PlaneStep(self.plane, [], views[0]), run_time=0.6)
-        self.scale = self.scale_bar(0)
-        self.play(FadeIn(self.scale), run_time=0.3)
-        # "The bars below give the true lengths.": the plane glides home (small, right), the
-        # two said lines move up where the first two were, and the bars come in below as
-        # "bars" is said
-        self.resize_plane(False, run_time=0.6)
+        self.hide_plane()
         self.hold_until_moment(M.BARS)
         self.ensure_chart()
         self.play(self.bar_for_x(0), run_time=0.8)
         self.emphasize(self.bars[("x", 0)], lines[2][2],
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
-
-    def shadow_scale_bar(self) -> VGroup:
-        """The scale bar of the shadow's view (plane.shadow_view), where `scale_bar` puts its own."""
-        sv = self.data["plane"]["shadow_view"]
-        length = sv["scale"] / sv["width"] * self.plane.w
-        line = VMobject(stroke_color=T.TEXT, stroke_width=3)
-        line.set_points_as_corners([LEFT * length / 2, RIGHT * length / 2])
-        pv = self.v.plane.shadow_view
-        label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.TEXT,
-                    suffix=" unit" if sv["scale"] == 1 else " units")
-        g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
-        if getattr(self, "plane_big", False) is True:
-            return g.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, DOWN)
-        return g.next_to(self.plane.frame, DOWN, buff=0.12).align_to(self.plane.frame, RIGHT)
 
     def state_dots(self) -> VGroup:
         """Each state's shadow on the plane as a dot (X^(0) first, along the path), drawn by
@@ -422,7 +416,7 @@ class IntroBeats:
         copy, fanned out to the three matrices, each making its Q, K or V (parts in the order
         drawn: X, RMSNorm, the copy's arrow, the three rows)."""
         ml = ML
-        x = math("X^((l))", ml, T.X).scale(FORMULA_SCALE).move_to([-5.0, -0.35, 0])
+        x = math("X^((l))", ml, T.X).scale(FORMULA_BIG).move_to([-5.0, -0.35, 0])
         norm = _box("RMSNorm", T.LN).move_to([-2.9, -0.35, 0])
         to_norm = _arrow(x.get_right() + RIGHT * 0.12, norm.get_left(), T.X)
         rows = VGroup()
@@ -431,8 +425,8 @@ class IntroBeats:
                                              ("W_K^((l))", "K^((l))", T.K),
                                              ("W_V^((l))", "V^((l))", T.V))):
             y = 0.55 - 0.9 * k
-            wm = math(w, ml, T.TEXT).scale(FORMULA_SCALE).move_to([0.6, y, 0])
-            om = math(out, ml, color).scale(FORMULA_SCALE).move_to([2.9, y, 0])
+            wm = math(w, ml, T.TEXT).scale(FORMULA_BIG).move_to([0.6, y, 0])
+            om = math(out, ml, color).scale(FORMULA_BIG).move_to([2.9, y, 0])
             rows.add(VGroup(_arrow(norm.get_right() + RIGHT * 0.1, wm.get_left() + LEFT * 0.12,
                                    T.LN),
                             wm, _arrow(wm.get_right() + RIGHT * 0.12,
@@ -456,13 +450,9 @@ class IntroBeats:
             self.put("q", txt("X itself is normalised after every addition", L_))
             return
         last = c["last_layer"]
-        formula = inline(math("Q^((l)) = \"RMSNorm\"(X^((l))) W_Q^((l))", ML)
-                         .scale(FORMULA_BIG),
-                         # (round 29: "rotated by position" was on screen, never said)
-                         txt("(K and V: the same way)", L_, T.TEXT))
-        formula[1].shift(RIGHT * 0.2)             # clear of W_Q's superscript and its ring
-        top = formula
-        top.move_to([-3.0, 1.95, 0]).align_to([-5.9, 0, 0], LEFT)
+        # (round 35: "Q = RMSNorm(X) W_Q" left out the rotation by position) no formula: the
+        # path from X to Q, K, V, and the rotation said in words beside Q and K
+        top = Line([-5.9, 1.95, 0], [-5.8, 1.95, 0])       # where the range line is written
         cp = self.v.copies
         rng = inline(txt("from layer", L_), Num(cp.from_layer, decimals=0, size=L_),
                      txt("on, the copy is", L_), self.n(cp.min, T.LN, L_),
@@ -475,7 +465,7 @@ class IntroBeats:
         # (round 31: the box round 9.3 ran into "long") a space after each boxed number
         VGroup(*rng[4:]).shift(RIGHT * 0.1)
         VGroup(*rng[6:]).shift(RIGHT * 0.1)
-        rng.next_to(top, DOWN, buff=0.4).align_to(top, LEFT)
+        rng.move_to(top).align_to(top, LEFT)
         # two wide bars on one scale: |X^(29)| and the longest copy (a sliver under it); the
         # copy is X's bar normalised: the long bar shrinks down into the sliver
         w, hgt = 8.4, 0.42
@@ -498,16 +488,26 @@ class IntroBeats:
             shift = labs.get_right()[0] + 0.25 - bar_x
             x_bar.stretch(1 - shift / w, 0, about_edge=RIGHT)
             c_bar.move_to([bar_x + shift, c_lab.get_y(), 0], aligned_edge=LEFT)
-        # "X of l reaches that layer's W Q, W K and W V only through such a copy": the path
+        # "W Q, W K and W V also see X only through such a copy: each multiplies that copy":
+        # the path, then the three matrices lit
         path = self.copy_path()
         self.put("path", path, anim=LaggedFade(path, [*path[:4], *path[4]], lag=0.15),
-                 run_time=min(0.9, self.to_moment(M.FORMULA, 1.5, 0.7)))
-        # "Q is RMSNorm of X times W Q": the formula written while it is said
+                 run_time=min(1.5, self.to_moment(M.FORMULA, 1.5, 0.4)))
+        ws = VGroup(*[row[1] for row in path[4]])
+        self.emphasize(ws, buff=0.12, run_time=self.to_moment(M.FORMULA, 1.0, 0.8))
+        # "... and then Q and K are rotated by position": said in words beside Q and K
         self.hold_until_moment(M.FORMULA)
-        self.put("formula", top, anim=appear(top), run_time=1.0)
-        self.emphasize(formula[0], buff=0.15, run_time=self.to_moment(M.RANGE, 1.0))
+        if self.data["model"].get("rotary"):
+            qk = VGroup(path[4][0][3], path[4][1][3])
+            brace = Brace(qk, RIGHT, color=T.TEXT, buff=0.15)
+            rot = VGroup(txt("then rotated", L_), txt("by position", L_)
+                         ).arrange(DOWN, buff=0.08, aligned_edge=LEFT).next_to(brace, RIGHT, 0.15)
+            self.keep_inside(rot)
+            self.put("rotated", VGroup(brace, rot), anim=appear(VGroup(brace, rot)),
+                     run_time=0.6)
+            self.emphasize(rot, run_time=self.to_moment(M.RANGE, 1.0))
         self.hold_until_moment(M.RANGE)
-        self.drop("path", run_time=0.4)           # the strip takes its place
+        self.drop("path", "rotated", run_time=0.4)           # the strip takes its place
         # "From layer 1 on, that copy stays between 4.8 and 9.3 long": the range written, then
         # every layer's copy length as a bar, the two ends of the range dashed across them
         self.hold_until_moment(M.RANGE)
@@ -522,11 +522,9 @@ class IntroBeats:
         # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
         # divided down to the sliver beneath it
         self.hold_until_moment(M.X_GROWS)
-        # (round 29: six groups at once, labels on the frame's edges) the formula and the
-        # strip leave; the range line stays over the two bars, which move up under it
-        self.drop("formula", run_time=0.3)
-        self.play(*[FadeOutPlace(m) for m in (strip, )], rng.animate.move_to(
-            rng.get_center() + UP * (top.get_center()[1] - rng.get_center()[1])), run_time=0.4)
+        # (round 29: six groups at once, labels on the frame's edges) the strip leaves; the
+        # range line stays over the two bars, which move up under it
+        self.play(FadeOutPlace(strip), run_time=0.4)
         self.shown.pop("copy_strip", None)
         VGroup(x_lab, c_lab, x_bar, c_bar).shift(UP * 1.3)
         self.put("x_lab", x_lab, run_time=0.4)
@@ -541,7 +539,7 @@ class IntroBeats:
         # "So each layer makes fresh Q, K and V from the current X, through that copy."
         self.hold_until_cue(2)
         point = self.n_cues() >= 4           # "What changes Q, K and V from one layer to the next"
-        self.emphasize(formula[0], c_bar, c_lab, buff=0.15,
+        self.emphasize(c_bar, c_lab, buff=0.15,
                        run_time=self.fill(self.cue_at(3 if point else self.n_cues()), 1.2))
         if not point:
             if M.TURNS in (self.beat.get("moments") or {}) and self.data.get("direction"):

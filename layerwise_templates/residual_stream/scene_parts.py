@@ -100,9 +100,18 @@ class StreamPanels:
     """The drawing pieces of ResidualStreamScene (it sets their state in `layout`)."""
 
     # --- pieces -------------------------------------------------------------------------------
-    def sym(self, kind: str, l) -> str:
-        return {"x": T.X_l(l), "attn": f"Delta_\"attn\"^(({l}))",
-                "ffn": f"Delta_\"FFN\"^(({l}))"}[kind]
+    def sym(self, kind: str, l):
+        """A column's name: X^(l) as math; an update in words, "Δ attention" / "Δ FFN" (round
+        35: Δ_attn^(0)'s scripts were ~8 px at 480p), its layer the caption's and footer's."""
+        if kind == "x":
+            return T.X_l(l)
+        return txt("\u0394 " + {"attn": "attention", "ffn": "FFN"}[kind], COL_SIZE,
+                   KIND_COLOR[kind])
+
+    def mid_head(self, l) -> VGroup:
+        """The name of X after attention's addition, "X^(l) + Δ attention" (no scripts on
+        Δ; one row, wider than its column: `beside` keeps the names apart)."""
+        return inline(math(T.X_l(l), ML, T.X), txt("+ \u0394 attention", COL_SIZE, T.X))
 
     def column(self, head, decimals: int, color, label: str, norm) -> VGroup:
         """A vector as a column: its first entries (`head`, a plan list: Nums), ⋮, and its
@@ -116,7 +125,8 @@ class StreamPanels:
         h = body.height + 0.14
         col = VGroup(bracket(h, -1).next_to(body, LEFT, 0.08), body,
                      bracket(h, 1).next_to(body, RIGHT, 0.08))
-        head = math(label, ML, color).next_to(col, UP, buff=0.12)
+        head = (math(label, ML, color) if isinstance(label, str) else label).next_to(
+            col, UP, buff=0.12)
         length = self.n(norm, color, COL_SIZE, prefix="|\u00b7| = ").next_to(col, DOWN, buff=0.12)
         return VGroup(head, col, length)
 
@@ -151,27 +161,59 @@ class StreamPanels:
                         ms, lag, run_time)
 
     # --- the plane ----------------------------------------------------------------------------
-    def ensure_plane(self, big: bool = False) -> None:
+    def ensure_plane(self, big: bool = False, hold=None, show: bool = True) -> None:
         """The plane on stage: `big` for the journey (centre stage, larger), else at home on
-        the right beside the columns. A plane a beat cleared comes back; a plane in the other
-        layout glides to this one."""
+        the right beside the columns. A plane a beat cleared comes back, in the view of the
+        last stage drawn (a view `hold` kept while it was away is let go unseen: round 35, the
+        shadow's 1-unit view became layer 0's 0.1-unit one in a third glide in 10 s); a plane
+        in the other layout glides to this one. `hold` (a new plane): (view, its PlaneView)
+        to open on, kept until `release_hold`."""
         if self.plane is not None:
             if getattr(self, "plane_hidden", False):      # a beat cleared it: it comes back
-                self.plane_hidden = False
-                self.place_plane(big)
-                self.play(FadeInPlace(self.plane), FadeInPlace(self.plane_head),
-                          FadeInPlace(self.scale),
-                          run_time=self.quick(0.2, 0.6))
+                self.play(*self.plane_returns(big), run_time=self.quick(0.2, 0.6))
             elif getattr(self, "plane_big", False) != big:
                 self.resize_plane(big)
             return
         d = self.data
-        self.plane = ClippedPlane(PLANE_H * d["plane"]["aspect"], PLANE_H, d["plane"]["views"][0])
+        self.hold = hold
+        self.plane = ClippedPlane(PLANE_H * d["plane"]["aspect"], PLANE_H,
+                                  hold[0] if hold else d["plane"]["views"][0])
         self.plane_big = False
         self.place_plane(big)
+        if not show:                  # built off stage (a beat that draws on it unseen)
+            self.plane_hidden = True
+            return
         self.add(self.plane, self.plane_head)
         self.play(FadeInPlace(self.plane), FadeInPlace(self.plane_head),
                   FadeInPlace(self.scale), run_time=self.quick())
+
+    def plane_returns(self, big: bool) -> list:
+        """A plane a beat cleared, put back in layout `big` in the view of the last stage
+        drawn (a held view let go): its fade-ins, to play (none if it is on stage)."""
+        if self.plane is None or not getattr(self, "plane_hidden", False):
+            return []
+        self.plane_hidden = False
+        self.hold = None
+        v = self.view_at(max(self.progress, 0))
+        self.plane.view = {"center": list(v["center"]), "width": float(v["width"])}
+        self.place_plane(big)
+        return [FadeInPlace(self.plane), FadeInPlace(self.plane_head), FadeInPlace(self.scale)]
+
+    def home_head_left(self) -> float:
+        """The left edge of the plane's heading in its home layout (the plane on stage there
+        or not)."""
+        if self.plane is not None and not getattr(self, "plane_hidden", False) and \
+                getattr(self, "plane_big", False) is False:
+            return float(self.plane_head.get_left()[0])
+        return float(PLANE_AT[0] - self.flat_head().width / 2)
+
+    def flat_head(self) -> VGroup:
+        """The plane's heading on one line, "PCA plane of bank's 61 states" (not placed)."""
+        d = self.data
+        word = d["focus"]["token_text"].lstrip(d["space_mark"])
+        return inline(txt("PCA plane of " + word + "'s", S, T.TEXT),
+                      Num(self.v.plane.n_points, decimals=0, size=S, color=T.TEXT),
+                      txt("states", S, T.TEXT))
 
     def plane_box(self, big: bool):
         """The plane's height and centre in a layout."""
@@ -209,8 +251,7 @@ class StreamPanels:
                           inline(txt(word + "'s", S, T.TEXT), n, txt("states", S, T.TEXT))
                           ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
             return head.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, UP)
-        head = inline(txt("PCA plane of " + word + "'s", S, T.TEXT), n,
-                      txt("states", S, T.TEXT))
+        head = self.flat_head()
         # (the `plane` beat rings the frame: its heading a little higher, clear of the ring)
         return head.next_to(self.plane.frame, UP, buff=0.16 if big == "wide" else 0.08)
 
@@ -258,13 +299,17 @@ class StreamPanels:
             self.play(*fades, run_time=0.3)
 
     def scale_bar(self, k: int) -> VGroup:
-        v = self.view_at(k)
+        """The plane's scale bar in stage k's view (or the view it is held at, `hold`)."""
+        hold = getattr(self, "hold", None)
+        v = hold[0] if hold is not None else self.view_at(k)
         length = v["scale"] / v["width"] * self.plane.w
         line = VMobject(stroke_color=T.TEXT, stroke_width=3)
         line.set_points_as_corners([LEFT * length / 2, RIGHT * length / 2])
         p = self.data["plane"]
         close = p["close_views"][k] if getattr(self, "close_up", False) else None
-        if getattr(self, "whole_final", False):
+        if hold is not None:
+            pv = hold[1]
+        elif getattr(self, "whole_final", False):
             pv = self.v.plane.whole_view
         elif close is not None:
             fixed = getattr(self, "close_k", None)
@@ -272,7 +317,7 @@ class StreamPanels:
         else:
             pv = self.v.plane.views[k]
         label = Num(pv.scale, decimals=int(pv.scale_decimals), size=S, color=T.TEXT,
-                    suffix=" units")
+                    suffix=" unit" if v["scale"] == 1 else " units")
         g = VGroup(line, label.next_to(line, LEFT, buff=0.1))
         if getattr(self, "plane_big", False) is True:      # beside the plane's bottom right
             return g.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, DOWN)
@@ -284,6 +329,7 @@ class StreamPanels:
         `zoom_at`: the step first, at the old scale, then the view and bar axis glide out from
         scene time `zoom_at` to `zoom_end`, then the new X)."""
         views = self.data["plane"]["views"]
+        self.release_hold()
         while self.progress < k:
             if self.progress < 0:
                 s0 = self.stages[0]["xy"]
@@ -308,10 +354,7 @@ class StreamPanels:
                 anims.append(new_bar)
                 anims += self.key_reveals([s["kind"]])
             if i in self.data["x_stages"]:       # a layer finished: the old X becomes a ghost
-                new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
-                self.ghost(self.x_arrow)
-                self.x_arrow = new_x
-                anims[0].grow.append(new_x)
+                anims[0].grow.append(self.next_x(i, a))
                 xb = self.bar_for_x(self.data["x_stages"].index(i))
                 if xb is not None:
                     anims.append(xb)
@@ -360,10 +403,7 @@ class StreamPanels:
         self.scale = self.scale_bar(i)
         self.progress = i
         if i in self.data["x_stages"]:
-            new_x = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
-            self.ghost(self.x_arrow)
-            self.x_arrow = new_x
-            anims = [PlaneStep(self.plane, [new_x], views[i]), FadeIn(self.scale)]
+            anims = [PlaneStep(self.plane, [self.next_x(i, a)], views[i]), FadeIn(self.scale)]
             xb = self.bar_for_x(self.data["x_stages"].index(i))
             if xb is not None:
                 anims.append(xb)
@@ -375,6 +415,7 @@ class StreamPanels:
         """Draw the steps up to stage k in one play (a layer's two updates at the pace of one):
         the arrows grow one after another, tip to tail, the new X with the last; their bars
         grow together while the axis glides; the view glides once."""
+        self.release_hold()
         if self.progress < 0:
             self.advance(0, run_time)
         first = self.progress + 1
@@ -394,9 +435,8 @@ class StreamPanels:
                 bars.append(self.new_bar(("step", i - 1), s["layer"], s["kind"],
                                          s["norm"]["value"]))
             if i in x_stages:                     # a layer finished: the old X becomes a ghost
-                self.ghost(self.x_arrow)
-                self.x_arrow = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
-                grow.append(self.x_arrow)
+                step = grow[-1]
+                grow.append(self.next_x(i, step))
                 turns.append(turn)
                 j = x_stages.index(i)
                 if self.chart is not None:
@@ -412,6 +452,83 @@ class StreamPanels:
         self.progress = k
         self.play(*anims, run_time=run_time)
         self.swap_scale_bar(first - 1, k)
+
+    def hold_view(self, view: dict, shown, run_time: float, grow=()) -> None:
+        """The plane glides to `view` (a view of the plan, `shown` its PlaneView: the scale
+        bar's number) and stays there, whatever stage is drawn, until `release_hold`; arrows
+        in `grow` grow as it glides. The scale bar fades out before and in after."""
+        self.play(self.scale.animate.set_opacity(0), run_time=0.25)
+        self.remove(self.scale)
+        self.hold = (view, shown)
+        self.play(PlaneStep(self.plane, list(grow), view), run_time=run_time)
+        self.scale = self.scale_bar(max(self.progress, 0))
+        self.play(FadeIn(self.scale), run_time=0.25)
+
+    def release_hold(self) -> None:
+        """A held view (`hold_view`) glides back to the last stage's own before anything more
+        is drawn (a plane on stage: the `plane` beat's storyboard hides it first, and it comes
+        back in its own view unseen)."""
+        if getattr(self, "hold", None) is None or self.plane is None:
+            return
+        self.hold = None
+        k = max(self.progress, 0)
+        if getattr(self, "plane_hidden", False):       # away: it comes back in its own view
+            return
+        self.play(self.scale.animate.set_opacity(0), run_time=0.25)
+        self.remove(self.scale)
+        self.play(PlaneStep(self.plane, [], self.view_at(k)), run_time=0.8)
+        self.scale = self.scale_bar(k)
+        self.play(FadeIn(self.scale), run_time=0.25)
+
+    def sweep_bars(self, k: int, run_time: float) -> None:
+        """The bars of every step and X up to stage k grow in one sweep, left to right, on
+        the axis as it is (`axis_to` set it before), while the plane is away: the same steps
+        go on the plane unseen (`draw_unseen`), and when it comes back it shows the whole
+        path at one scale (`whole_final`: no glide per layer from then on)."""
+        first = self.progress + 1
+        x_stages = self.data["x_stages"]
+        order = []
+        for i in range(first, k + 1):
+            s = self.step_rows[i - 1]
+            if s["kind"] in ("attn", "ffn") and self.chart is not None:
+                order.append(self.new_bar(("step", i - 1), s["layer"], s["kind"],
+                                          s["norm"]["value"]))
+            if i in x_stages and self.chart is not None:
+                j = x_stages.index(i)
+                order.append(self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"]))
+        self.draw_unseen(k)
+        self.whole_final = True
+        if order:
+            self.play(GrowInTurn(self, order), run_time=run_time)
+
+    def draw_unseen(self, k: int) -> None:
+        """The steps up to stage k put on the plane, tip to tail, with no play (it is off
+        stage): the old X's become ghosts, the last X is drawn; the plane shows them when it
+        comes back (`ensure_plane`)."""
+        x_stages = self.data["x_stages"]
+        if not hasattr(self, "step_arrows"):
+            self.step_arrows = {}
+        if self.progress < 0:
+            self.x_arrow = self.plane.arrow((0, 0), self.stages[0]["xy"], T.X, 5)
+            self.progress = 0
+        for i in range(self.progress + 1, k + 1):
+            s = self.step_rows[i - 1]
+            self.step_arrows[i - 1] = self.plane.arrow(
+                self.stages[i - 1]["xy"], self.stages[i]["xy"], KIND_COLOR[s["kind"]], 3.5)
+            if i in x_stages:
+                self.next_x(i, self.step_arrows[i - 1])
+        self.progress = max(self.progress, k)
+
+    def next_x(self, i: int, step=None):
+        """X at stage i drawn from the origin, the X before it a ghost; the step that ends at
+        its tip is drawn over it (round 33: the last update's short shadow hid under X's
+        arrowhead)."""
+        self.ghost(self.x_arrow)
+        self.x_arrow = self.plane.arrow((0, 0), self.stages[i]["xy"], T.X, 5)
+        if step is not None:
+            self.plane.remove(step)
+            self.plane.add(step)
+        return self.x_arrow
 
     def ghost(self, x_arrow) -> None:
         """The X just passed joins the trail of earlier X's: the newest GHOSTS[0] opaque, each
@@ -497,12 +614,18 @@ class StreamPanels:
         if fades:
             self.play(*fades, run_time=self.quick(0.2, 0.6))
 
+    def chart_returns(self) -> list:
+        """Bars a beat cleared, back: their fade-ins, to play (none if they are on stage)."""
+        if self.chart is None or not getattr(self, "chart_hidden", False):
+            return []
+        self.chart_hidden = False
+        return [FadeInPlace(m) for m in self.chart_parts()]
+
     def ensure_chart(self) -> None:
         if self.chart is not None:
-            if getattr(self, "chart_hidden", False):
-                self.chart_hidden = False
-                self.play(*[FadeInPlace(m) for m in self.chart_parts()],
-                          run_time=self.quick(0.2, 0.6))
+            back = self.chart_returns()
+            if back:
+                self.play(*back, run_time=self.quick(0.2, 0.6))
             return
         base = VMobject(stroke_color=T.MUTED, stroke_width=2)
         x0 = -CHART_W / 2 + 0.6
@@ -618,6 +741,20 @@ class StreamPanels:
         k = self.data["x_stages"][j]
         return BarsTo(self, [r], self.data["bars"]["linear"][k]["max"], k)
 
+    def axis_unseen(self, k: int) -> None:
+        """The bar axis raised to stage k's at once while the chart is off stage (it comes
+        back on it: no rescale seen as it returns)."""
+        top = self.data["bars"]["linear"][k]["max"]
+        if self.chart is None or top <= self.bar_max + 1e-9:
+            return
+        self.bar_max, self.axis_k = top, k
+        for r in self.bars.values():
+            bottom = r.get_bottom()
+            r.stretch_to_fit_height(max(0.001, min(1.0, r.value / top) * CHART_H))
+            r.move_to(bottom, aligned_edge=DOWN)
+        self.tick_labels = self.ticks(k)
+        self.tick_k = k
+
     def set_ticks(self, k: int) -> None:
         if getattr(self, "tick_k", 0) != k:
             new = self.ticks(k)
@@ -625,6 +762,32 @@ class StreamPanels:
             self.tick_labels = new
             self.add(new)
             self.tick_k = k
+
+
+class GrowInTurn(Animation):
+    """Bars already on the chart (height ~0) grow to their values on the chart's axis as it
+    is, one after another in `order`, each over three bars' share of the run (a sweep:
+    neighbours overlap), at one steady pace."""
+
+    SPAN = 3
+
+    def __init__(self, scene: StreamPanels, order, **kw):
+        self.scene_, self.order = scene, list(order)
+        kw.setdefault("rate_func", lambda t: t)
+        super().__init__(scene.bar_group, **kw)
+
+    def create_starting_mobject(self):
+        return self.mobject
+
+    def interpolate_mobject(self, alpha: float) -> None:
+        a = self.rate_func(alpha)
+        n, w = len(self.order), self.SPAN
+        top = self.scene_.bar_max
+        for i, r in enumerate(self.order):
+            g = min(1.0, max(0.0, (a * (n + w - 1) - i) / w))
+            h = max(0.001, min(1.0, g * r.value / top) * CHART_H)
+            bottom = r.get_bottom()
+            r.stretch_to_fit_height(h).move_to(bottom, aligned_edge=DOWN)
 
 
 class BarsTo(Animation):

@@ -236,11 +236,20 @@ class SummaryBeats:
             self.play(*[FadeOutPlace(e) for e in shown], run_time=0.3)
             self.chart.remove(self.chart_key[0])
             self.remove(*shown)
-        eq = math(f"{T.X_l(L)} = {T.X_l(0)} + sum_(l=0)^({L - 1}) (Delta_\"attn\"^((l)) + "
-                  f"Delta_\"FFN\"^((l)))", ML).scale(1.2).move_to(LEFT * 0.5 + UP * 1.9)
+        # in words (round 35: the sum's Delta_attn^(l) scripts were ~8 px at 480p): X^(L) =
+        # X^(0) + L attention updates + L FFN updates, each count the plan's
+        lab = T.TYPE.label
+        eq = inline(math(f"{T.X_l(L)} = {T.X_l(0)} +", ML, T.TEXT).scale(1.2),
+                    Num(v.model.n_layers, decimals=0, size=lab, color=T.ATTN),
+                    txt("attention updates", lab, T.ATTN), txt("+", lab),
+                    Num(v.model.n_layers, decimals=0, size=lab, color=T.FFN),
+                    txt("FFN updates", lab, T.FFN), buff=0.15).move_to(LEFT * 0.5 + UP * 1.9)
+        self.keep_inside(eq)
         iv = v.identity
-        lhs = self.column(iv.sum_head, dec, T.TEXT, f"{T.X_l(0)} + sum Delta",
-                          v.summary.norm_last)
+        lhs = self.column(iv.sum_head, dec, T.TEXT,
+                          inline(math(f"{T.X_l(0)} +", ML, T.TEXT),
+                                 Num(v["check"].n_updates, decimals=0, size=lab),
+                                 txt("updates", lab), buff=0.15), v.summary.norm_last)
         rhs = self.column(iv.x_head, dec, T.X, T.X_l(L), v.summary.norm_last)
         lhs.move_to(LEFT * 2.0 + UP * 0.07)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)

@@ -10,7 +10,7 @@ from .view import Data
 
 TEMPLATE = template(
     __package__,
-    shows={"switch", "tokens", "x", "plane", "attn_out", "mlp_out", "zoom", "journey", "journey_last", "copies", "direction",
+    shows={"switch", "tokens", "x", "plane", "attn_out", "mlp_out", "zoom", "journey", "journey_bars", "journey_last", "copies", "direction",
            "sizes", "sink", "identity"},
     kinds=ANY_MODEL, min_sentences=1, scene_class_name="ResidualStreamScene",
     moments={show: " ".join(names) for show, names in BY_SHOW.items()}, view=Data)
