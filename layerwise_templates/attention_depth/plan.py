@@ -42,7 +42,8 @@ the changed X; the sink share; and a deep layer head by head.
                                name for a word or [CLS]), its `scores` (query · key / √d_head,
                                attention_steps: the model's own), the `weights` softmax makes
                                of them (that head's row, `layers[0].heads[head]`), and the
-                               `score_decimals` they are written with (at least SCORE_DECIMALS)
+                               `score_decimals` they are written with (at least SCORE_DECIMALS);
+                               a decoder's later keys, masked: score None, weight 0
   deep                         the last layer head by head: its heaviest word token (target),
                                each head's weight on it, the heads ranked, their previous-token
                                scores (mean of A[q, q-1] over the sentence), and their

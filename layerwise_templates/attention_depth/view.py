@@ -86,7 +86,7 @@ class Deep(View):
 class Worked(View):
     layer: int
     head: int
-    scores: list[float]
+    scores: list[float | None]      # None: a key the query may not see (a decoder's later ones)
     weights: list[float]
     score_decimals: int
 
