@@ -121,6 +121,30 @@ def test_fair_experiment_rederived(built, cache_dir):
     assert (fmt(tie["swap_sink"]), fmt(last["swap_sink"])) == ("0.47", "0.81")
 
 
+def test_worked_head_is_the_models(built, cache_dir):
+    """Round 35 (both reviews: Q·K -> softmax -> weights never shown with numbers): layer 0's
+    first unnamed head worked through for bank, by hand from the trace's q and k: its scores
+    are q·k / sqrt(32), softmax of them is that head's row of the pattern."""
+    sb, plan = built
+    d = plan["data"]
+    t = get_trace(sb.model, sb.sentences[0], cache_dir=cache_dir)
+    (f,) = d["focus"]
+    w = d["worked"]
+    l0 = d["layers"][0]
+    assert w["layer"] == 0 and w["head"] == 0
+    assert w["head"] not in (l0["head_on_word"], l0["head_on_cls"])
+    h = w["head"]
+    q = np.asarray(t["blocks.0.attn.hook_q"], np.float64)[f, h]
+    k = np.asarray(t["blocks.0.attn.hook_k"], np.float64)[:, h]
+    s = k @ q / np.sqrt(len(q))
+    np.testing.assert_allclose(w["scores"], s, atol=1e-9)
+    e = np.exp(s - s.max())
+    np.testing.assert_allclose(w["weights"], e / e.sum(), atol=1e-9)
+    np.testing.assert_allclose(w["weights"], l0["heads"][h], atol=1e-5)   # the model's own
+    assert w["score_decimals"] == 1
+    assert [fmt(x, 1) for x in w["scores"]][:3] == ["1.2", "-0.9", "1.0"]
+
+
 def test_deep_heads_measured(built, cache_dir):
     sb, plan = built
     d, t = plan["data"], get_trace(sb.model, sb.sentences[0], cache_dir=cache_dir)
@@ -163,14 +187,19 @@ def test_narration_quotes_the_plan(built):
                                    "start mark CLS to the end mark SEP. Each of its 12 heads "
                                    "gives bank its own row of attention weights, one per "
                                    "token.")
-    # round 32: the score -> softmax step is per_head's (its schematic cut here)
-    assert "softmax" not in said["arcs"] and "scored" not in said["arcs"]
+    # round 32: the score -> softmax step was per_head's (its schematic cut here); round 35
+    # (both reviews): shown once, with one head's real scores and weights
+    assert ("In head 0, for example, bank's query times each token's key gives a score, "
+            f"scaled by the square root of {d['d_head']}; a softmax turns the scores into "
+            "weights.") in said["arcs"]
+    assert d["worked"]["head"] == 0 and d["d_head"] == 32
     assert "per_head" not in said["arcs"]
     # the 12 heads' own rows are drawn, then their mean (the arcs)
     # (round 27: twelve small fans had no token axis; now the two named heads' own rows
     # are drawn full size on the tokens)
-    assert ("own row of attention weights, one per token. Head 2 gives river the most weight, and head 11 gives "
-            "CLS the most. Their mean, "
+    # round 35 (both reviews: the mean named only 2 of the 12 heads): "over all 12 heads"
+    assert ("into weights. Head 2 gives river the most weight, and head 11 gives "
+            "CLS the most. Their mean over all 12 heads, "
             "the head-average, is what the arcs show") in said["arcs"]
     hs = l0["heads"]
     assert max(range(12), key=lambda h: hs[h][l0["top_word"]["pos"]]) == l0["head_on_word"] == 2
@@ -267,7 +296,8 @@ def test_narration_quotes_the_plan(built):
     assert "At layer 1, the one layer tested, neither alone gave the full rise" in said["summary"]
     assert "layer 5" not in said["summary"]
     # the fair tests in both orders: the other order said with its number
-    assert (f"The other swap: layer 0's matrices fed X of layer 1 put only "
+    # round 35 ("only 0.47": no framing the plan does not check): the number alone
+    assert (f"The other swap: layer 0's matrices fed X of layer 1 put "
             f"{fmt(t['swap_sink'])}, half of it on SEP.") in said["why"]
     # round 33: what the X-only swap did (the row on screen showed it unsaid)
     assert t["swap_row"][d["special"][-1]] / t["swap_sink"] == pytest.approx(0.5, abs=0.1)

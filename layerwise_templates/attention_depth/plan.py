@@ -37,6 +37,13 @@ the changed X; the sink share; and a deep layer head by head.
                                ("own matrices" when the step from it to the model's own row
                                is 30 % off, else "changed x" when the new X alone moved the
                                share a fifth, else None: moved_by's bounds, the roles swapped)
+  worked                       one head of layer 0 worked through for the focus word (a word of
+                               one token; else None): `head` (the first the voice does not
+                               name for a word or [CLS]), its `scores` (query · key / √d_head,
+                               attention_steps: the model's own), the `weights` softmax makes
+                               of them (that head's row, `layers[0].heads[head]`), and the
+                               `score_decimals` they are written with (at least SCORE_DECIMALS);
+                               a decoder's later keys, masked: score None, weight 0
   deep                         the last layer head by head: its heaviest word token (target),
                                each head's weight on it, the heads ranked, their previous-token
                                scores (mean of A[q, q-1] over the sentence), and their
@@ -51,6 +58,7 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_depth import attention_rows
+from layerwise_core.analysis.attention_steps import query_steps
 from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT, deep_heads,
                                                          direction, moved_by, same_w_old_x)
 from layerwise_core.analysis.qkv_causes import pattern_row, project
@@ -61,6 +69,7 @@ from layerwise_core.trace import Trace
 from layerwise_core.plans.shown import shown_decimals, stable, summed_decimals
 
 DECIMALS = 2
+SCORE_DECIMALS = 1      # scores under the tokens: "-1.2" fits a weight's column, "-1.23" not
 
 
 def _extreme(values: list[float], fn) -> dict:
@@ -98,6 +107,21 @@ def swap_moved_by(before: float, swap: float, new: float) -> str | None:
     if direction(swap, new, NEW_X_SHIFT):
         return "own matrices"
     return "changed x" if direction(before, swap, OWN_SHIFT) else None
+
+
+def worked_head(t: Trace, layer: dict, pos: list[int], special: list[int]) -> dict | None:
+    """Layer 0's first head the voice does not name (neither the word's nor [CLS]'s), worked
+    through for the focus word: its scores and the weights softmax makes of them (see the
+    module's docstring). None for a word of several tokens (its row is an average of rows)."""
+    if len(pos) != 1:
+        return None
+    named = {layer["head_on_word"], layer["head_on_cls"]}
+    h = next(k for k in range(len(layer["heads"])) if k not in named)
+    steps = query_steps(t, 0, h, pos[0])
+    where = "data.worked"
+    return {"layer": 0, "head": h, "scores": steps["scores"], "weights": steps["weights"],
+            "score_decimals": shown_decimals(steps["scores"], SCORE_DECIMALS,
+                                             f"{where}.scores")}
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
@@ -180,6 +204,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         shown += [(tie[k], f"data.tie.{k}") for k in ("old_row", "new_row", "swap_row")]
     if tie_last:
         shown += [(tie_last[k], f"data.tie_last.{k}") for k in ("old_row", "new_row", "swap_row")]
+    worked = worked_head(t, layers[0], pos, special)
+    if worked is not None:
+        shown.append((worked["weights"], "data.worked.weights"))
     decimals = max(shown_decimals(r, DECIMALS, where) for r, where in shown)
     # each bar's number is the share as written; "≈" on it where its parts as written do not
     # add up to it (summed_decimals at the video's one precision)
@@ -212,4 +239,5 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "tie": tie,
         "tie_last": tie_last,
         "deep": deep,
+        "worked": worked,
     }

@@ -11,19 +11,17 @@ the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the model's name and layers (top right) as it is named; the tokens fade up
                ([CLS] and [SEP] boxed as named); X^(0) as a column per token, sinking back;
-               only where the voice says "softmax" (a draft), a schematic q→k (labelled so)
-               under the note's one line (a head's row = softmax(...)) (round 32: per_head
-               teaches it; the shipped storyboard takes it); the heads as a row of their numbers; the two heads the voice
+               where the voice says "softmax", one head's real scores and weights
+               (`worked_row`, round 35; a word of several tokens: a schematic q→k, labelled
+               so); the heads as a row of their numbers; the two heads the voice
                names (a head it does not name, shown first, is "for example"), each its own
                row drawn full size on the tokens (its name over it, its
                number ringed in the row, the arc to its word lit; name and arcs change
-               together); at "their mean" the named heads' weights on the word rise out of it
-               into "river: (1.00 + 0.02 + 10 more) / 12 = 0.30", each under its head's name
-               (round 33: not while the heads were still being said); the heads' numbers
-               gather into the count of "mean of the 12
-               heads" as the arcs morph into the mean's (the arcs, the focus word's
-               weight on itself a loop on its top); the note's line rolls to "arc width =
-               weight; a row adds up to 1"; their weights appear; the heaviest word and [CLS]
+               together); at "their mean" every head's weight on the word rises out of it
+               under its head's number (all 12: round 35), the twelve travel into "mean of the
+               12 heads, the head-average; on river: 0.30", which rises over the mean's arcs
+               as they are drawn (the focus word's weight on itself a loop on its top); the
+               note's line "arc width = weight; a row adds up to 1" lit; their weights appear; the heaviest word and [CLS]
                are pointed at; the chart's first bar: the [CLS] and [SEP] numbers travel to it
                (under the token row), its parts grow beside them, its total comes on top
 - `depth`      the note leaves; layer 1's W_Q, W_K block comes; a vector column rises out of
@@ -32,12 +30,12 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                column and is added (its cells change), labelled "+ layer 0's updates:
                attention, then FFN" (round 33); they gather, as one group, under the
                block as X^(1) (every token's X is new),
-               which goes in (the header and the block's index rolling to 1); a query dot
+               which goes in (the header rolling to layer 1 as X^(1) forms); a query dot
                leaves it for the focus word, a key dot for every token; the arcs morph and the
                bar grows as its number is said; layers 2, 3 and 4 a
                sentence each of 4 s or more ("Layer 2, from its own new X, puts 0.78 there"), X^(l) rising
-               as it starts, the bar growing and ringed as its number is said; a "≈" bar
-               said "about 0.75" needs no note (round 33); a voice saying "rounded parts"
+               as it starts, the bar growing and ringed as its number is said; the first
+               "≈" bar brings its note, even said "about 0.75" (round 35); a voice saying "rounded parts"
                has its two parts under [CLS] and [SEP] boxed with it; the peak's bar is lit
 - `sink`       at the peak (where `depth` ended): the block steps aside for "a sink",
                labelled as a reading, once, under the header; then the block returns and the
@@ -72,8 +70,9 @@ Beats (storyboard `show` names), each building what it needs itself (`Stage`):
                heaviest outlined as said, a second dashed line at twice the average drawn
                over the bars that pass it at "over twice"; "why: not tested"
 - `summary`    its own chapter marker: the scope ("for this one
-               sentence") in the header's place, the six layers' bars come back and are
-               ringed; the first layer's, the peak's and the last's lit as their numbers are
+               sentence") in the header's place; after the first test (`summary_side`) its
+               four bars stay beside the depth chart (round 35); else the six layers' bars
+               come back and are ringed; the first layer's, the peak's and the last's lit as their numbers are
                said (round 33: the profile spoken); the chart's frame and the other bars leave and layers 0 and 1's own
                bars move to the outer places of the first test's four-bar panel, alone in the
                stage's middle; its two swapped bars grow as its verdict is said ("needs both
@@ -105,12 +104,25 @@ voice says "about"); an outline drawn round a bar part raises the number over it
 summary (`summary_side`) keeps the fair test's two swap bars and brings the depth chart back
 whole beside them (not regrown), each bar lit as its number is said.
 
+Round 35 (two fresh reviews): where the voice says "softmax" and the plan works a head
+through (`worked`: the first head not named, for a word of one token), that head's row is made
+on screen from its real numbers (`worked_row`): a line from the focus word to every key, its
+score (query · key / √d) under the key, the formula in the note's place and its "/ √d" boxed
+as said; at "softmax" the weights come under the scores and the lines take their widths; the
+heads' numbers are a table's head row, each head's weight on the word rising under its number
+at "their mean" (all 12), the twelve travelling down into the mean's line, which rises over
+the mean's arcs; the header rolls to layer 1 as the updated columns gather into X^(1) (not
+while layer 0's still rise); the first "≈" brings its note even where the voice says "about";
+the summary keeps all four of the test's bars beside the depth chart; what leaves goes before
+what comes in its place (the head's arcs and name before the twelve weights, the ghost's label,
+the X^(1) diagram before X^(1) goes up, the model's name before the "≈" note).
+
 Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
 "≈" on a stage brings its note at the top right (`approx_note`), which leaves with the first
 move after APPROX_HOLD seconds (or with the bars), and comes again with the next "≈" number;
-no note once a beat's voice has said "about" with a "≈" number (it names the sign: round 33).
+no note in the summary (round 33; round 35: the voice's "about" alone left it unexplained).
 Every number drawn is a `Num` of a `planview.Value` (it carries its own plan path).
 """
 
@@ -125,7 +137,8 @@ from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Arrow, ArcBetw
                    Create, DashedLine, Dot, FadeIn, GrowFromEdge, Indicate, LaggedStart, Line,
                    MathTypst, MoveAlongPath,
                    Rectangle, ReplacementTransform, RoundedRectangle, Succession, Text, Transform,
-                   SurroundingRectangle, Uncreate, VGroup, VectorizedPoint, Wait, WHITE, Write,
+                   SurroundingRectangle, Uncreate, VGroup, VMobject, VectorizedPoint, Wait, WHITE,
+                   Write,
                    interpolate_color)
 from manim.utils.rate_functions import smooth, squish_rate_func, there_and_back
 
@@ -490,11 +503,11 @@ class AttentionDepthScene(StoryboardScene):
         """The "≈" note's entrance, the first time one of `vals` carries "≈" on this stage."""
         if self.st.approx is not None or not any(getattr(v_, "approx", False) for v_ in vals):
             return []
-        # round 33 (6 s of a 0.01 rounding detail, its note into the summary): where the
-        # voice says "about" as it shows the "≈" number, the voice names it; no note then,
-        # nor on any later stage
-        if getattr(self, "_approx_said", False) or self.says("about"):
-            self._approx_said = True
+        # round 33 (6 s of a 0.01 rounding detail, its note into the summary): no note in
+        # the summary (`_approx_said`); round 35 (both reviews: "≈" unexplained where it
+        # first came, the voice's "about" not enough): the note comes with the first "≈"
+        # even where the voice says "about"
+        if getattr(self, "_approx_said", False):
             return []
         self.st.approx = approx_note()
         self._notes = getattr(self, "_notes", []) + [self.st.approx]
@@ -503,8 +516,11 @@ class AttentionDepthScene(StoryboardScene):
         # leaves as it comes (a teacher's sentence whose layer-0 bar carries "≈" printed both
         # in one place)
         model, self.st.model = self.st.model, None
-        return [FadeIn(self.st.approx, shift=LEFT * 0.3),
-                *([FadeOutPlace(model)] if model is not None else [])]
+        # round 35 (old text showed through new): the name leaves before the note comes
+        late = squish_rate_func(smooth, 0.5, 1) if model is not None else smooth
+        return [FadeIn(self.st.approx, shift=LEFT * 0.3, rate_func=late),
+                *([FadeOutPlace(model, rate_func=squish_rate_func(smooth, 0, 0.45))]
+                  if model is not None else [])]
 
     APPROX_HOLD = 4.5           # seconds the "≈" note stays once it came
 
@@ -513,10 +529,14 @@ class AttentionDepthScene(StoryboardScene):
         APPROX_HOLD seconds (round 26: it stayed in the header for minutes for a 0.01
         rounding detail): it comes again with the next "≈" number."""
         st = getattr(self, "st", None)
+        # (round 35: never with a wait, nor longer than the move: a 1 s fade on a 0.5 s
+        # hold ran the depth beat 0.5 s long)
         if st is not None and st.approx is not None and anims \
+                and not any(isinstance(m, Wait) for m in anims) \
                 and self.time >= getattr(self, "_approx_t", 0.0) + self.APPROX_HOLD:
             a, st.approx = st.approx, None
-            anims = (*anims, FadeOutPlace(a))
+            rt = kwargs.get("run_time") or max(getattr(m, "run_time", 1.0) for m in anims)
+            anims = (*anims, FadeOutPlace(a, run_time=rt))
         super().play(*anims, **kwargs)
 
     def approx_out(self) -> list:
@@ -658,9 +678,11 @@ class AttentionDepthScene(StoryboardScene):
     SCORE_T = 0.85              # bank's query meeting the keys (score lines), of a feed's time
 
     def feed(self, state: int, box, t: float, then, rise: bool = False, extra=(),
-             split=(0.25, 0.18, 0.12, 0.15, 0.3), chip=None, row=None) -> None:
+             split=(0.25, 0.18, 0.12, 0.15, 0.3), chip=None, row=None, with_x=()) -> None:
         """The chip comes in (with `extra` alongside), moves into the block; a dot leaves the
-        block for the focus word, and `then(run_time)` re-forms the arcs as it lands; `split`:
+        block for the focus word, and `then(run_time)` re-forms the arcs as it lands; `with_x`:
+        played as the chip X^(state) itself appears (round 35: the header's "layer 1 reads
+        X^(1)" rolled while layer 0's vectors were still rising); `split`:
         each step's share of `t`. `rise`: the chip comes out of the focus word (the layer
         before's output, the model's own X) and enters the block from below; else it comes in
         from the left (an input chosen by the test)."""
@@ -671,7 +693,8 @@ class AttentionDepthScene(StoryboardScene):
         if chip is not None:            # already on screen (built there): it moves in
             # from below, to the block's foot, as a rising X^(l) does (round 31: to its left
             # side it slid through the W_Q, W_K written in the box)
-            self.play(c.animate.next_to(box, DOWN, buff=0.06), *extra, run_time=come + into)
+            self.play(c.animate.next_to(box, DOWN, buff=0.06), *extra, *with_x,
+                      run_time=come + into)
         elif rise and len(self.v.layers) > 1 and state != int(self.v.layers[1].layer):
             # round 31 (the same glyph redrawn at every layer, its values never shown): the
             # token columns are drawn once, at layer 1, where "every token's X is new" is said;
@@ -681,7 +704,7 @@ class AttentionDepthScene(StoryboardScene):
             at = c.get_center().copy()
             c.move_to([self.focus_x(), max(m.get_top()[1] for m in self.st.label.values())
                        + 0.3 + c.height / 2, 0])
-            self.play(FadeIn(c, shift=UP * 0.2), *extra, run_time=come)
+            self.play(FadeIn(c, shift=UP * 0.2), *extra, *with_x, run_time=come)
             self.play(c.animate.move_to(at), run_time=into)
         elif rise:
             # every token's X is new (not bank's alone): a vector rises out of each token
@@ -743,13 +766,15 @@ class AttentionDepthScene(StoryboardScene):
                             for j_, k in enumerate(cols) for i_ in range(len(k))], run_time=0.6)
                 self.remove(*pairs, ups, pluses)
             into = max(0.8, planned - self.time)
-            st_extra_out = [FadeOutPlace(lab)]
+            # (round 35: it faded while the columns flew through it) gone first
+            st_extra_out = [FadeOutPlace(lab, rate_func=squish_rate_func(smooth, 0, 0.3))]
             self.play(cols.animate.move_to(c).scale(0.3).set_opacity(0), *st_extra_out,
                       FadeIn(c, scale=0.6, rate_func=squish_rate_func(smooth, 0.5, 1)),
-                      run_time=max(into, 0.8))
+                      *with_x, run_time=max(into, 0.8))
+            with_x = ()
             self.remove(cols)
         else:
-            self.play(FadeInPlace(c), *extra, run_time=come)
+            self.play(FadeInPlace(c), *extra, *with_x, run_time=come)
             self.play(c.animate.next_to(box, LEFT, buff=0.06).align_to(box, UP), run_time=into)
         # round 33 (it faded beside the block): it goes into the block's lower edge as it
         # fades (to its centre it crossed the W_Q, W_K written there)
@@ -1123,7 +1148,15 @@ class AttentionDepthScene(StoryboardScene):
         intro = [(h, None) for h in range(H) if h not in named_h][:1]
         # round 32: the schematic score -> softmax step (per_head teaches it; its /√32 and
         # dim labels were found unexplained and brief) only where a draft's voice says it
-        schematic = self.says("softmax")
+        # round 35 (both reviews: query · key -> softmax -> weights never shown with numbers):
+        # where the voice says it and the plan works one head through (`worked`, the first
+        # head not named), that head's row is made on screen from its real scores
+        # (`worked_row`); else (a word of several tokens) the schematic
+        w_ = v.worked
+        work = self.says("softmax") and not isinstance(w_, Value) and bool(intro) \
+            and int(w_.head) == intro[0][0] and int(v.n_focus) == 1
+        schematic = self.says("softmax") and not work
+        formula = st.note[0]
         keys = [j for j in st.xs if j not in v.focus.values]
         pre = None
         if schematic:
@@ -1209,16 +1242,44 @@ class AttentionDepthScene(StoryboardScene):
         # arcs change together (one morph); "their mean over the 12 heads, the head-average,
         # is what the arcs show": every head's number travels down into the arcs as they
         # morph into the mean's, the name rolling to "mean of the 12 heads"
-        t_rows = self.when_said("own row", self.mark(2, n))
+        # the heads' strip comes as "its own row" is said; where the voice does not say it (a
+        # draft's "in each of its 12 heads, the query ..."), before the worked head's query
+        t_q0 = self.when_said("query", self.mark(2, n)) if work else None
+        t_rows = self.when_said("own row", t_q0 - 2.8 if work else self.mark(2, n))
         mid_x = (DIAG_LEFT + DIAG_RIGHT) / 2
         y_lab = self.arcs(lay.row).get_top()[1] + 0.32
-        chips = VGroup(*[Num(hid[h], decimals=0, size=LAB, color=T.TEXT) for h in range(H)])
-        chips.arrange(RIGHT, buff=0.32)
+        dec = int(v.decimals)
+        word_j = int(lay.top_word.pos)
+        # round 35 (both reviews: the mean named 2 of the 12 heads): the heads' numbers are
+        # a table's head row, each head's weight on the word written under its number at
+        # "their mean" (all 12), so the mean is seen taken over all of them
+        has_tab = word_j in st.label
+        on_word = VGroup(*[Num(lay.heads[h][word_j], decimals=dec, size=LAB, color=T.WEIGHTS)
+                           for h in range(H)])
+        pitch = max(m.width for m in on_word) + 0.2
+        chips = VGroup(*[Num(hid[h], decimals=0, size=LAB, color=T.TEXT).set_x(h * pitch)
+                         for h in range(H)])
         heads_lab = line(txt("its", LAB, T.MUTED), Num(v.n_heads, decimals=0, size=LAB,
                                                        color=T.MUTED),
                          txt("heads:", LAB, T.MUTED))
-        strip = VGroup(heads_lab, chips).arrange(RIGHT, buff=0.25)
-        strip.move_to([mid_x, y_lab + 0.62, 0])
+        for m, c in zip(on_word, chips):
+            m.move_to([c.get_x(), c.get_y() - 0.52, 0])
+        w_lab = txt(f"on {as_written(str(lay.top_word.token))}:", LAB, T.MUTED)
+        w_lab.move_to(on_word, coor_mask=[0, 1, 0])
+        # the two rows' names right-aligned, clear of the wider of the two first columns
+        edge = min(chips[0].get_left()[0], on_word[0].get_left()[0]) - 0.3
+        heads_lab.next_to(chips, LEFT, buff=0.3).align_to([edge, 0, 0], RIGHT)
+        w_lab.align_to([edge, 0, 0], RIGHT)
+        strip = VGroup(heads_lab, chips)
+        table = VGroup(strip, on_word, w_lab)
+        # in the frame's width while the diagram is centred (nothing else on that row)
+        room = 2 * (7.11 - T.EDGE) if self._centred else DIAG_RIGHT - DIAG_LEFT
+        if table.width > room:
+            table.scale(room / table.width)
+        # under the note (a second line, "… = tokens not drawn", reaches lower)
+        top = (st.note.get_bottom()[1] if st.note is not None else TOP_Y - 0.3) - 0.15
+        chips_y = min(y_lab + 0.85, top - chips.height / 2)
+        table.move_to([mid_x, chips_y - (chips.get_y() - table.get_y()), 0])
         t_arcs = self.when_said("their mean", t_rows + 3.0)
         # round 31: the numbers come quickly, so the first head's arcs are drawn while "its
         # own row" is said (they came at the end of the line)
@@ -1228,55 +1289,13 @@ class AttentionDepthScene(StoryboardScene):
         # round 31 ("each head has its own row" over an empty stage): the first head not
         # named comes first, its row drawn as the line is said, so a row is on screen at once
         seq = intro + pair
-        # the averaging seen with few, large things (round 31; r29's 12 strips crowded): one
-        # token's weights, the word's, from the named heads travel from under the word into
-        # one line "river: ( 1.00 + 0.05 + 10 more ) / 12 =", which the mean completes
-        word_j = int(lay.top_word.pos)
-        y_num = ROW_Y - 0.45
-        terms = [Num(lay.heads[h_j][word_j], decimals=int(v.decimals), size=NUM,
-                     color=T.WEIGHTS) for h_j, _ in pair]
-        rest = H - len(pair)
-        eq_parts = [txt(f"{as_written(str(lay.top_word.token))}:", LAB), txt("(", LAB)]
-        for i_t, tm in enumerate(terms):
-            eq_parts += ([txt("+", LAB)] if i_t else []) + [tm]
-        eq_tail = [txt(f"+ {rest} more )  /", LAB), Num(v.n_heads, decimals=0, size=LAB),
-                   txt("=", LAB)]
-        mean_num = Num(lay.row[word_j], decimals=int(v.decimals), size=NUM, color=T.WEIGHTS)
-        eq = line(*eq_parts, *eq_tail, mean_num)
-        mean_num.shift(RIGHT * 0.22)        # r33: well clear of the "=" (it landed on it)
-        # round 31: under the token row (the weights' row is still empty there); round 33
-        # (built while the voice was still on the heads, its terms unnamed): the whole line
-        # comes at "their mean", each term rising out of the word with its head's name over it
-        # round 33 (both reviews: squeezed between the tokens and the caption, head 11's arcs
-        # still drawn): in the arcs' place, the head's arcs cleared first
-        eq.move_to([mid_x, ROW_Y + 0.85, 0])
-        if eq.get_left()[0] < DIAG_LEFT:
-            eq.shift(RIGHT * (DIAG_LEFT - eq.get_left()[0]))
-        eq_head = VGroup(*eq_parts[:2])
-        eq_ops = [m for m in eq_parts[2:] if m not in terms]
-        term_tags = VGroup(*[line(txt("head", LAB), Num(hid[h_j], decimals=0, size=LAB))
-                             .next_to(tm, UP, buff=0.08) for (h_j, _), tm in zip(pair, terms)])
-        # the names wider than their terms: the line opens between two terms (around the
-        # "+") until the names have a word's space between them
-        order = list(eq_parts) + list(eq_tail) + [mean_num]
-        for i_t in range(1, len(terms)):
-            need = term_tags[i_t - 1].get_right()[0] + 0.3 - term_tags[i_t].get_left()[0]
-            if need > 0:
-                k_ = order.index(terms[i_t])
-                order[k_ - 1].shift(RIGHT * need / 2)          # the "+" between them
-                for m in order[k_:]:
-                    m.shift(RIGHT * need)
-                for tg in term_tags[i_t:]:
-                    tg.shift(RIGHT * need)
-        whole_eq = VGroup(eq, term_tags)
-        if whole_eq.get_right()[0] > DIAG_RIGHT:
-            whole_eq.shift(LEFT * (whole_eq.get_right()[0] - DIAG_RIGHT))
-        if whole_eq.get_left()[0] < DIAG_LEFT:
-            whole_eq.shift(RIGHT * (DIAG_LEFT - whole_eq.get_left()[0]))
-        cur, name, lit, eg, hnum = None, None, None, None, None
+        cur, name, lit, eg, hnum, made = None, None, None, None, None, None
         for k, (h_j, j) in enumerate(seq):
             if j is None:
-                t_h = self.time + 0.5
+                # round 35: the head worked through comes as the voice names it
+                t_h = self.when_said(f"head {int(hid[h_j])},", max(self.time + 0.5,
+                                                                  t_q0 - 1.4)) \
+                    if work else self.time + 0.5
             else:
                 t_h = self.when_said(f"head {int(hid[h_j])} ", self.time,
                                      after=self.time - 0.5)
@@ -1303,6 +1322,11 @@ class AttentionDepthScene(StoryboardScene):
                 # label's number changes as the arcs reshape
                 first_out.append(FadeOutPlace(hnum))
                 hnum = None
+            was_made = made
+            if made is not None:
+                # round 35: the worked head's scores and weights leave before the next head
+                first_out.append(FadeOutPlace(made))
+                made = None
             if j is None:
                 eg = txt("for example,", LAB, T.TEXT).next_to(nm, LEFT, buff=0.15)
                 anims.append(FadeIn(eg, shift=DOWN * 0.2))
@@ -1317,10 +1341,14 @@ class AttentionDepthScene(StoryboardScene):
             # round 33 (r33x: the legend came 10 s after the first arc): what an arc's width
             # means comes with the first arcs (the note's line, in the top band)
             legend = [FadeIn(st.note, shift=DOWN * 0.15)] if cur is None and not schematic \
-                and st.note is not None and not getattr(self, "_legend_in", False) else []
+                and not work and st.note is not None \
+                and not getattr(self, "_legend_in", False) else []
             if legend:
                 self._legend_in = True
-            if cur is None and pre is not None:     # already drawn at "softmax"
+            worked_now = work and j is None and cur is None
+            if worked_now:
+                anims += [FadeIn(nm, shift=DOWN * 0.2)]     # its row is made as said, next
+            elif cur is None and pre is not None:     # already drawn at "softmax"
                 anims += [ReplacementTransform(pre, row), FadeIn(nm, shift=DOWN * 0.2)]
             elif cur is None:
                 anims += [LaggedStart(*[Create(a) for a in row], lag_ratio=0.08),
@@ -1339,6 +1367,7 @@ class AttentionDepthScene(StoryboardScene):
                 # as the ring moves (never a "head" without its number)
             if first_out:
                 self.play(*first_out, run_time=0.3)
+                self.drop(was_made)
             if cur is not None:
                 # r34b (r34x: "head 11" over head 2's arcs for 1 s): the number ticks over
                 # at the middle of the arcs' reshaping (label and arcs change together)
@@ -1350,77 +1379,81 @@ class AttentionDepthScene(StoryboardScene):
                 self.remove(name[1])
                 self.add(nm[1])
                 nm = VGroup(name[0], nm[1])
+            if worked_now:
+                made = self.worked_row(formula, row, t_after)
             cur, name, lit = row, nm, (h_j, ring)
             rt = min(1.8, t_after - 0.6 - self.time)
             if rt >= 0.8 and j in st.label:
                 # round 33 (r33x): the head's own number on that token, under it (where the
                 # row's weights go), as its arc lights
-                hnum = Num(lay.heads[h_j][j], decimals=int(v.decimals), size=NUM,
+                hnum = Num(lay.heads[h_j][j], decimals=dec, size=NUM,
                            color=T.WEIGHTS).move_to([st.xs[j], ROW_Y - 0.45, 0])
                 self.emphasize(st.label[j], buff=0.08, run_time=rt,
                                extra=[row[kk.index(j)].animate(rate_func=there_and_back)
                                       .set_stroke(T.POINTER), FadeIn(hnum, shift=UP * 0.1)])
         self.hold_until(t_arcs - 0.3)
+        mean_num = Num(lay.row[word_j], decimals=dec, size=LAB, color=T.WEIGHTS)
         mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
-                        txt("heads: the head-average", LAB))
-        mean_lab.move_to([mid_x, y_lab, 0])
-        # "their mean over the 12 heads": all twelve numbers light at once (the ring and the
-        # one head's name leave); then they leave in place as the arcs morph into the mean's
-        # and its label comes where the name was (round 28's first try moved the numbers
-        # into the label's count: they slid over each other)
-        early = squish_rate_func(smooth, 0, 0.4)
-        gone = [FadeOutPlace(VGroup(lit[1]), rate_func=early)] if lit is not None else []
+                        txt("heads, the head-average;", LAB),
+                        *([txt(f"on {as_written(str(lay.top_word.token))}:", LAB), mean_num]
+                          if has_tab else []))
+        # made in the arcs' empty place (under the table: round 35, at the arcs' label
+        # height it touched the table's rows); it rises there as the arcs are drawn
+        mean_lab.move_to([mid_x, ROW_Y + 1.0, 0])
+        lab_up = y_lab - mean_lab.get_y()
+        # "Their mean over all 12 heads": what was on the stage leaves first (the ring, the
+        # head's name, its number and its arcs: round 35, old text showed through the new);
+        # then every head's weight on the word rises out of it to its place under the head's
+        # number (all twelve; round 34's line named two and "10 more")
+        gone = [FadeOutPlace(VGroup(lit[1]))] if lit is not None else []
+        if lit is not None:
+            gone.append(chips[lit[0]].animate.set_color(T.TEXT))
         if name is not None:
-            gone.append(name.animate(rate_func=early).shift(UP * ROLL).set_opacity(0))
-        if eg is not None:
-            gone.append(FadeOutPlace(eg, rate_func=early))
-        if hnum is not None:
-            gone.append(FadeOutPlace(hnum, rate_func=early))
-        has_eq = word_j in st.xs and bool(pair)
-        if has_eq and cur is not None:
-            gone.append(FadeOutPlace(cur, rate_func=early))
+            gone.append(name.animate.shift(UP * ROLL).set_opacity(0))
+        gone += [FadeOutPlace(m) for m in (eg, hnum, made) if m is not None]
+        if cur is not None:
+            gone.append(FadeOutPlace(cur))
             cur = None
-        rise = []
-        if has_eq:
-            # "Their mean": the named heads' weights on the word rise out of it into the line,
-            # each under its head's name; the rest of the line comes with them
-            for tm in terms:
-                at = tm.get_center().copy()
-                tm.move_to(st.label[word_j]).scale(0.5).set_opacity(0)
-                rise.append(tm.animate.move_to(at).scale(2).set_opacity(1))
-            rise += [FadeInPlace(VGroup(eq_head, *eq_ops, *eq_tail)),
-                     FadeIn(term_tags, shift=DOWN * 0.1,
-                            rate_func=squish_rate_func(smooth, 0.4, 1))]
-        self.play(*[c.animate(rate_func=there_and_back).set_color(T.POINTER).scale(1.15)
-                    for c in chips], *gone, *rise, run_time=1.0)
-        # round 33: the line is in the arcs' place: it leaves (its mean with it: under the
-        # token row it would cross the word) before the mean's arcs are drawn there
-        moves = [ReplacementTransform(cur, st.arcs)] if cur is not None \
-            else [LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08,
-                              rate_func=squish_rate_func(smooth, 0.3 if has_eq else 0, 1))]
+        if gone:
+            self.play(*gone, run_time=0.4)
+        self.drop(name, eg, hnum, made)
+        if has_tab:
+            rise = []
+            for m in on_word:
+                at = m.get_center().copy()
+                m.move_to(st.label[word_j]).scale(0.5).set_opacity(0)
+                rise.append(m.animate.move_to(at).scale(2).set_opacity(1))
+            self.play(LaggedStart(*rise, lag_ratio=0.05), FadeInPlace(w_lab), run_time=1.2)
+            # "the head-average": the twelve travel down into one number, their mean, in
+            # the line naming it (in the arcs' place, over them)
+            t_avg = self.when_said("head-average", self.time + 0.6)
+            self.hold_until(t_avg - 0.4)
+            copies = on_word.copy()
+            self.play(FadeIn(VGroup(*mean_lab[:-1]), rate_func=squish_rate_func(smooth, 0, 0.5)),
+                      *[c.animate(rate_func=squish_rate_func(smooth, 0, 0.7))
+                        .move_to(mean_num).scale(0.6).set_opacity(0) for c in copies],
+                      FadeIn(mean_num, rate_func=squish_rate_func(smooth, 0.7, 1)),
+                      run_time=1.2)
+            self.drop(copies)
+        else:
+            self.play(FadeIn(mean_lab, shift=DOWN * 0.1), run_time=0.6)
+        # "is what the arcs show": the mean's arcs drawn under their name; the table, read,
+        # leaves as they come
+        t_show = self.when_said("arcs show", self.time + 0.4)
+        self.hold_until(t_show - 0.6)
         t_adds = self.when_said("adds up to", self.time + 2.5)
-        eq_rest = VGroup(eq_head, *eq_ops, *terms, *eq_tail)
-        if has_eq:
-            # the mean completes the line, its terms kept in place (round 31: they merged
-            # into it and left empty slots in the line)
-            self.play(FadeIn(mean_num, shift=LEFT * 0.2), run_time=0.5)
-            self.wait(0.3)
-        # r34 (both reviews: the line was read for 1.5 s, then faded while the voice was on
-        # it): the line stays, rising into the heads' strip (which leaves) as the mean's arcs
-        # are drawn in its place; its mean travels down to the river's place in the row at
-        # "adds up to"
-        up = [VGroup(eq_rest, mean_num).animate.shift(
-                  UP * (strip.get_center()[1] + 0.12 - eq.get_center()[1])),
-              FadeOutPlace(term_tags, rate_func=squish_rate_func(smooth, 0, 0.3))] \
-            if has_eq else []
-        self.play(*moves, FadeOutPlace(VGroup(heads_lab, chips),
-                                       rate_func=squish_rate_func(smooth, 0, 0.5)),
-                  FadeIn(mean_lab, rate_func=squish_rate_func(smooth, 0.4, 1)),
-                  *up, run_time=1.2)
-        self.remove(*chips, *([name] if name is not None else []))
+        self.play(LaggedStart(*[Create(a) for a in st.arcs], lag_ratio=0.08,
+                              rate_func=squish_rate_func(smooth, 0.3, 1)),
+                  mean_lab.animate(rate_func=squish_rate_func(smooth, 0, 0.45))
+                  .shift(UP * lab_up),
+                  FadeOutPlace(VGroup(strip, *([on_word, w_lab] if has_tab else [])),
+                               rate_func=squish_rate_func(smooth, 0, 0.3)), run_time=1.4)
+        self.drop(table)
         self.add(st.arcs)
         self.early_num = None
         st.extra = [mean_lab]
+        eq_rest = VGroup(*mean_lab[:-1]) if has_tab else VGroup()
+        has_eq = has_tab
         # "... and it adds up to 1": the note's line lit as it is said
         self.hold_until(t_adds - 0.3)
         if schematic:
@@ -1432,13 +1465,15 @@ class AttentionDepthScene(StoryboardScene):
         self.emphasize(st.note[0], run_time=0.9, buff=0.04)
         # then the line leaves, its mean going down into the row under the word (the row's
         # other weights come in beside it)
-        gone_eq = [FadeOutPlace(eq_rest)] if has_eq else []
+        gone_eq = []
         if has_eq:
             self.early_num = word_j
             gone_eq.append(ReplacementTransform(mean_num, self.num_at(st.nums, word_j)))
 
         def eq_down():
-            self.play(FadeOutPlace(mean_lab), *gone_eq, run_time=0.7)
+            self.play(FadeOutPlace(eq_rest if has_eq else mean_lab), *gone_eq, run_time=0.7)
+            self.drop(eq_rest)
+            self.remove(mean_lab)       # its number is now the row's (moved there)
             st.extra = []
         # r34b (r34x: river's 0.30 came into the row 2.5 s before the tie was said): the line
         # stays up through "bank also looks ahead"; its mean goes down into the row as the
@@ -1508,19 +1543,22 @@ class AttentionDepthScene(StoryboardScene):
                       FadeInPlace(b.tick),
                       run_time=max(0.6, min(1.4, t_parts - 0.6 - self.time)))
             movers = []
-            for i, j in enumerate(v.special.values):
+            # the last special token's number first, in the lower lane, to the higher part:
+            # neither passes the other (r35: in one lane the first overtook the second)
+            for i, j in reversed(list(enumerate(v.special.values))):
                 if int(j) in st.xs and i < len(b.parts):
                     c = self.num_at(st.nums, int(j)).copy()
                     part = b.parts[i]
                     # round 33 (r33: left of the bar they rose across [SEP] and its arc):
                     # right of the bar, rising in the slot the next bar has not taken yet
                     to = [part.get_right()[0] + 0.12 + c.width / 2, part.get_center()[1], 0]
-                    low = c.get_center()[1] - 0.42
-                    movers.append(Succession(
-                        c.animate(run_time=0.25).shift(DOWN * 0.42),
-                        c.animate(run_time=0.6).move_to([to[0], low, 0]),
-                        c.animate(run_time=0.35).move_to(to)))
-            copies = [m.animations[0].mobject for m in movers]
+                    low = c.get_center()[1] - 0.42 - 0.3 * i
+                    # round 35 (a Succession of three moves cut across the token row): one
+                    # path, down, along under the number row, then up beside the bar
+                    path = VMobject().set_points_as_corners(
+                        [c.get_center(), [c.get_x(), low, 0], [to[0], low, 0], to])
+                    movers.append(MoveAlongPath(c, path))
+            copies = [m.mobject for m in movers]
             self.hold_until(t_parts - 0.3)
             if movers:
                 self.play(LaggedStart(*movers, lag_ratio=0.35), run_time=1.2 + 0.35 * 1.2)
@@ -1534,6 +1572,79 @@ class AttentionDepthScene(StoryboardScene):
         if st.model is not None:
             st.extra = [st.model]
             st.model = None
+
+    def drop(self, *groups) -> None:
+        """Groups that have left, taken off the stage with every member (a member animated
+        on its own is on the stage on its own: removing its group leaves it there, unseen)."""
+        self.remove(*[m for g in groups if g is not None for m in g.get_family()])
+
+    def worked_row(self, formula, row, t_end: float) -> VGroup:
+        """Round 35 (both reviews: query · key -> softmax -> weights never shown with numbers):
+        the worked head's row made as the voice says it, with the plan's numbers (`worked`):
+        at "query" the note's formula comes (a head's row = softmax(query · each key / √d))
+        and a thin line runs from the focus word to every token, that key's score written
+        under it as its line lands ("scores"); at "softmax" each token's weight comes down
+        under its score ("weights") and the lines take the weights' widths: the head's arcs
+        (`row`, left on screen). Then the formula rolls into the arcs' legend. Returns the two
+        rows and their names (they leave as the next head comes, by `t_end`)."""
+        v, st = self.v, self.st
+        w = v.worked
+        js = list(st.xs)
+        focus = [f for f in v.focus.values if f in st.xs]
+        keys = [j for j in js if j not in v.focus.values] + focus[:1]   # as `arcs` draws them
+        y_s, y_w = ROW_Y - 0.45, ROW_Y - 0.92
+        # a key the query may not see (a decoder's later tokens) has no score: nothing written
+        scores = VGroup(*[(Num(w.scores[j], decimals=int(w.score_decimals), size=NUM,
+                               color=T.TEXT) if w.scores[j].value is not None
+                           else VectorizedPoint()).move_to([st.xs[j], y_s, 0]) for j in js])
+        weights = VGroup(*[Num(w.weights[j], decimals=int(v.decimals), size=NUM,
+                               color=T.WEIGHTS).move_to([st.xs[j], y_w, 0]) for j in js])
+        # each row named at its left, where there is room (the centred diagram's margin)
+        names = VGroup(txt("scores", LAB, T.MUTED), txt("weights", LAB, T.MUTED))
+        for m, r in zip(names, (scores, weights)):
+            m.move_to(r, coor_mask=[0, 1, 0]).align_to([scores.get_left()[0] - 0.3, 0, 0], RIGHT)
+        if names.get_left()[0] < -(7.11 - T.EDGE):
+            names = VGroup(VectorizedPoint(), VectorizedPoint())
+        lines = self.arcs(w.weights)
+        for a in lines:
+            a.set_stroke(T.Q, width=2.5, opacity=0.9)
+        t_q = self.when_said("query", self.time)
+        t_soft = self.when_said("softmax", t_q + 2.5, after=t_q)
+        t_scaled = self.when_said("square root", t_soft, after=t_q)
+        self.hold_until(t_q - 0.4)
+        # "bank's query times each token's key gives a score": a line from bank to each key,
+        # its score written under the key as the line lands
+        self.play(FadeIn(formula, shift=DOWN * 0.15), FadeIn(names[0]), run_time=0.5)
+        self.play(LaggedStart(*[AnimationGroup(
+            Create(a), FadeIn(scores[js.index(j)], shift=DOWN * 0.1,
+                              rate_func=squish_rate_func(smooth, 0.6, 1)))
+            for a, j in zip(lines, keys)], lag_ratio=0.12),
+            run_time=max(1.2, min(2.6, t_scaled - 0.3 - self.time, t_soft - 0.8 - self.time)))
+        # "scaled by the square root of 32": the formula (its / √32) boxed as said
+        rt = t_soft - 0.4 - max(self.time, t_scaled - 0.2)
+        if self.says("square root") and rt >= 0.8:
+            self.hold_until(t_scaled - 0.2)
+            # its "/ √d" alone (the formula's last glyphs but the bracket)
+            d_len = len(str(int(v.d_head))) + 2
+            part = VGroup(*formula[-1 - d_len:-1]) if len(formula) > d_len + 1 else formula
+            self.emphasize(part, buff=0.06, run_time=min(1.6, rt))
+        # "a softmax turns the scores into weights": the formula's softmax lit, each weight
+        # comes down under its score, the lines take the weights' widths
+        self.hold_until(t_soft - 0.3)
+        self.play(LaggedStart(*[FadeIn(m, shift=DOWN * 0.25) for m in weights],
+                              lag_ratio=0.08),
+                  FadeIn(names[1]), ReplacementTransform(lines, row),
+                  formula.animate(rate_func=there_and_back).set_color(T.POINTER),
+                  run_time=1.4)
+        self.remove(lines)
+        self.add(row)
+        # the arcs' legend ("arc width = weight") takes the formula's place with these first
+        # arcs (round 33: it came 10 s after them)
+        self.wait(max(0.2, min(0.8, t_end - 1.6 - self.time)))
+        self.play(*roll(formula, st.note), run_time=0.8)
+        self.remove(formula)
+        self._legend_in = True
+        return VGroup(scores, weights, names)
 
     def says(self, phrase: str) -> bool:
         """Whether this beat's narration says `phrase` (as when_said reads it)."""
@@ -1656,9 +1767,19 @@ class AttentionDepthScene(StoryboardScene):
             if block is not None and lab.get_top()[1] > block.box.get_bottom()[1] - 0.1 \
                     and lab.get_right()[0] > block.box.get_left()[0] - 0.2:
                 lab.shift(DOWN * (lab.get_top()[1] - block.box.get_bottom()[1] + 0.1))
+        # round 35 (both reviews: old text showed through new): the old ghost's label rolls
+        # out before the new one rolls in (never both at once in one place)
+        if lab is not None and old_ghost is not None and len(old_ghost) > 1:
+            gone = [FadeOutPlace(old_ghost[0]), *roll(old_ghost[1], lab)]
+            lab_in = []
+        else:
+            lab_in = [FadeIn(lab, shift=DOWN * 0.1,
+                             rate_func=squish_rate_func(smooth, 0.45 if gone else 0, 1))] \
+                if lab is not None else []
         self.play(*moves, *gone, st.arcs.animate.set_stroke(opacity=0.2),
-                  st.nums.animate.set_opacity(0),
-                  *([FadeIn(lab, shift=DOWN * 0.1)] if lab is not None else []), run_time=0.7)
+                  st.nums.animate.set_opacity(0), *lab_in, run_time=0.7)
+        if old_ghost is not None:
+            self.remove(old_ghost)
         ghost = st.arcs.copy().set_stroke(T.MUTED, opacity=0.35).set_z_index(-1)
         self.hold_until(t_num - 0.6)
         self.add(ghost)
@@ -1802,8 +1923,9 @@ class AttentionDepthScene(StoryboardScene):
         return [st.arcs.animate.set_stroke(opacity=arcs), st.nums.animate.set_opacity(0)]
 
     def next_layer_at_first(self, t_num: float) -> None:
-        """Layer 1 (the header already on it): X^(1) rises out of the focus word into the
-        block now, the arcs reshape and the bar grows as the number is said."""
+        """Layer 1: X^(1) made from every token's X^(0) rises into the block now (the header
+        rolling to layer 1 as X^(1) forms), the arcs reshape and the bar grows as the number
+        is said."""
         st = self.st
         pre = max(1.0, t_num - 0.6 - self.time)
         land = 0.8
@@ -1817,12 +1939,13 @@ class AttentionDepthScene(StoryboardScene):
             st.counter = header
             self.show_layer(1, rt, bar=True, keep_header=True)
 
-        # the header rolls to layer 1 as X^(1) rises (with the block's "layer 1")
+        # round 35 (both reviews: the header named layer 1 while layer 0's vectors were
+        # still rising): it rolls to layer 1 as the updated columns gather into X^(1)
         # round 33 (r33x: layer 1's vectors drawn over layer 0's dimmed arcs): the old arcs
         # leave before the vectors rise
         self.feed(int(self.v.layers[1].layer), st.block.box, t, land_, rise=True,
-                  row=self.v.layers[1].row,
-                  extra=[*self.counter_to(header), *self.dim_row(0.0)],
+                  row=self.v.layers[1].row, extra=self.dim_row(0.0),
+                  with_x=self.counter_to(header),
                   split=(0.3 * f, 0.25 * f, 0.1 * f, 0.15 * f, land / t))
 
     def beat_why(self, beat) -> None:
@@ -2062,7 +2185,10 @@ class AttentionDepthScene(StoryboardScene):
             diagram, chip = self.build_x(prev.layer, tl, block, t_att, t_ffn)
             # the arcs' tag comes back with the arcs, already on X^(1) (round 27's render:
             # back early, it said "fed X^(0)" while X^(1) went in)
-            gone = [FadeOutPlace(diagram), FadeInPlace(st.tokens)]
+            # round 35 (both reviews: old text showed through new; X^(1) crossed the fading
+            # FFN box): the diagram leaves first, then X^(1) goes up as the tokens come back
+            self.play(FadeOutPlace(diagram), run_time=0.4)
+            gone = [FadeInPlace(st.tokens)]
         # "...: 0.70": the arcs re-form and layer l's own bar grows as the number is said
         # (the two land together)
         grow_new = [GrowFromEdge(cols[3][0], DOWN), FadeInPlace(cols[3][1:]),
@@ -2512,32 +2638,25 @@ class AttentionDepthScene(StoryboardScene):
 
     def summary_side(self, scope, chart, why, ev, panels) -> None:
         """Round 34b (both reviews: the summary regrew the depth chart from empty, then the
-        test's bars): the fair test's panel stays (its arcs, block and tokens leave) and the
-        depth chart comes back whole beside it, on the left; each depth bar lights as its
-        number is said; the test's verdict comes over its panel as said, the bars it rests on
-        lit."""
+        test's bars): the fair test's panel stays, its four bars (its arcs, block and tokens
+        leave; round 35: 0.40 and 0.70 kept) and the depth chart comes back whole beside it,
+        on the left; each depth bar lights as its number is said; the test's verdict comes
+        over its panel as said, the bars it rests on lit."""
         v, st = self.v, self.st
         axis, head, cols, tl = why
         keep = [axis, head, *cols]
         gone = [m for m in panels if m not in keep]
         chart.shift(RIGHT * (-(7.11 - T.EDGE) + 0.2 - chart.get_left()[0]))
         L = int(v.n_layers)
-        # the test's outer bars are the model's own rows (layers tl-1 and tl), which the
-        # chart shows: they leave with the stage (one copy of each value on screen; moved
-        # into the chart they crossed its other bars); the two swaps stay; then the chart
-        # comes back whole (not regrown) beside them
-        self.play(FadeOutPlace(VGroup(*gone, cols[0], cols[3])), run_time=0.5)
-        self.remove(*cols[0], *cols[3])
-        stays = VGroup(head, cols[1], cols[2])
+        # round 35 (both reviews: the summary dropped the test's 0.40 and 0.70, the bars its
+        # verdict compares the swaps with): the test's four bars stay, all of them, and move
+        # right as the chart comes back whole (not regrown) beside them
+        self.play(FadeOutPlace(VGroup(*gone)), run_time=0.5)
+        stays = VGroup(head, axis, *cols)
         # centred in the room right of the chart
         shift = (chart.get_right()[0] + (7.11 - T.EDGE)) / 2 - stays.get_center()[0]
-        # the axis closes in under the two bars left (no empty slots)
-        y_ax = axis.get_start()[1]
-        ax_to = [[cols[1].get_left()[0] + shift - 0.35, y_ax, 0],
-                 [cols[2].get_right()[0] + shift + 0.35, y_ax, 0]]
         self.play(FadeInPlace(scope), FadeInPlace(chart), stays.animate.shift(RIGHT * shift),
-                  axis.animate.put_start_and_end_on(*ax_to), run_time=1.0)
-        stays.add(axis)
+                  run_time=1.0)
         panel = stays
         # "bank's row moves with depth": the six bars ringed; then each lit as its number
         # (the first layer's, the peak's, the last's) is said
@@ -2557,9 +2676,12 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_p - 0.2)
         self.light(*[VGroup(cols[i][0], cols[i][1]) for i in (1, 2)],
                    run_time=max(0.9, min(1.8, t_tog - 0.5 - self.time)))
+        # "both together did": the test's own-row bar (both new) lit with the chart's bar of
+        # that layer (the same row)
         self.hold_until(t_tog - 0.3)
         own = chart[1 + tl]
-        self.fill_to(None, [(1, lambda t: self.light(VGroup(own.parts, own.val),
+        self.fill_to(None, [(1, lambda t: self.light(VGroup(cols[3][0], cols[3][1]),
+                                                     VGroup(own.parts, own.val),
                                                      run_time=t))])
         st.extra = [scope, chart, panel, cap]
 

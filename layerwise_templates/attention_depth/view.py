@@ -83,6 +83,14 @@ class Deep(View):
     habit: float
 
 
+class Worked(View):
+    layer: int
+    head: int
+    scores: list[float | None]      # None: a key the query may not see (a decoder's later ones)
+    weights: list[float]
+    score_decimals: int
+
+
 class Data(View):
     model: str
     word: str
@@ -100,3 +108,4 @@ class Data(View):
     tie: Tie | None
     tie_last: Tie | None
     deep: Deep
+    worked: Worked | None
