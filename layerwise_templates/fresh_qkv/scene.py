@@ -2422,14 +2422,12 @@ class FreshQKVScene(StoryboardScene):
             if self.caption is not None and rec.get_bottom()[1] < self.caption.get_top()[1] + 0.3:
                 rec.shift((self.caption.get_top()[1] + 0.3 - rec.get_bottom()[1]) * UP)
             self.keep_inside(rec)
-            self.play(FadeIn(rec, shift=0.1 * UP), run_time=0.6)
+            # (no pointer round it: it sits between the list and the caption) the formula
+            # first; "and its own matrices, ...": its second line, K and V, every layer l
+            self.play(FadeIn(rec[0], shift=0.1 * UP), run_time=0.6)
             self.stage.parts.append(rec)
-            # "from its current X and its own matrices": the pointer on the recipe
-            if "current X" in self.cue_text(kend):
-                self.hold_until(self.when(kend, "current X") - 0.3)
-                box = self.frame_of(rec[0])
-                self.play(FadeIn(box), run_time=0.4)
-                self.stage.parts.append(box)
+            self.hold_until(self.phrase_time("own matrices", self.time) - 0.2)
+            self.play(FadeIn(rec[1], shift=0.1 * UP), run_time=0.5)
         self.hold_until(self.cue_at(99) - 0.2)
 
     def check_grid(self):
