@@ -177,6 +177,32 @@ def test_fresh_lengths_of_every_state(fresh):
     assert all("causes" not in lay for lay in d["layers"])
 
 
+def test_fresh_the_matrices_pairs_and_the_new_x_test(fresh):
+    """`matrices` draws every pair of heads (layer l's head a, layer l-1's head b) as a cell
+    at its cosine, W_Q's blocks as lists of numbers, biases left out: w_cos_all, redone here;
+    w_cos_max its largest |cos|. `compare`'s new-X test: layer l-1's W_Q, W_K, W_V and
+    biases given X^(l), against layer l-1's own Q, K, V (head 0). The sweep's angles are the
+    steps' cosines in degrees."""
+    _, plan, t = fresh
+    W = t.weights()
+    d = plan["data"]
+    for lay in d["layers"][1:]:
+        l, m = lay["layer"], lay["q_mixed"]
+        wn, wo = f64(W[f"blocks.{l}.attn.W_Q"]), f64(W[f"blocks.{l - 1}.attn.W_Q"])
+        grid = [[cosine(wn[a].ravel(), wo[b].ravel()) for b in range(12)] for a in range(12)]
+        assert np.asarray(m["w_cos_all"]) == pytest.approx(np.asarray(grid), abs=1e-9)
+        assert m["w_pairs"] == 144 and m["w_cos_max"] == pytest.approx(
+            np.abs(grid).max(), abs=1e-12)
+        inp = attn_input(t, l)
+        for k in "qkv":
+            mixed = redo(t, W, inp, l - 1, k.upper())[6, 0]
+            old = f64(t[f"blocks.{l - 1}.attn.hook_{k}"])[6, 0]
+            got = m["cos_old"] if k == "q" else lay["kv_mixed"][k]
+            assert got == pytest.approx(cosine(mixed, old), abs=1e-6)
+    assert d["angle_steps"] == pytest.approx(np.degrees(np.arccos(d["cos_steps"])).tolist())
+    assert d["layers"][1]["q_mixed"]["w_cos_max"] < 0.04
+
+
 def test_fresh_what_layernorm_fixes_and_what_it_does_not(fresh):
     """The sweep's length story, redone from the trace: the sum each state's LayerNorm read
     (ln_input_lengths), that sum centred and divided by its spread (std_lengths: sqrt(d_model)

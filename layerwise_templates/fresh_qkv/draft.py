@@ -77,20 +77,29 @@ def build(c: Context) -> Draft:
                       + ". So X turned: its cosine with layer {beat.layer - 1}'s X is "
                       f"{{data.cos_steps[{m}]:.2f}}, where one would mean the same direction.",
                       layer=m + 1, expect=[f"data.cos_steps[{m}] < 0.99"]))
-    mx = f"{p}.q_mixed"
-    beats.append(Beat("both", ["compare"],
-                      "New matrices; and the new X alone turns layer {beat.layer - 1}'s query "
-                      "(head {data.show.head})",
-                      "Layer {beat.layer}'s own query matrix is new too. Compared with layer "
-                      "{beat.layer - 1}'s as lists of numbers, head {data.show.head}'s blocks "
-                      f"have cosine {{{mx}.w_cos:.2f}}, and no pair of heads' blocks more than "
-                      f"{{{mx}.w_cos_max:.2f}}. What the new matrix changes on its own is not "
-                      "measured here. To test the new X by itself, keep layer "
-                      "{beat.layer - 1}'s matrix and give it the new X: over all "
-                      f"{{{mx}.entries}} entries of head "
-                      "{data.show.head}, its cosine with layer {beat.layer - 1}'s query "
-                      f"is {{{mx}.cos_old:.2f}}: the new X alone turns it.",
-                      layer=m + 1, expect=[f"{mx}.cos_old < 0.99", f"{mx}.w_cos_max < 0.5"]))
+    mx, kv = f"{p}.q_mixed", f"{p}.kv_mixed"
+    # (round 35) the matrices' pairs and the new-X test are two beats, the stage cleared between
+    beats.append(Beat("matrices", ["matrices"],
+                      "New matrices too: each head of layer {beat.layer}'s query matrix against "
+                      "each of layer {beat.layer - 1}'s",
+                      "Layer {beat.layer}'s query matrix is new too. Pair each of its "
+                      "{data.shape.n_heads} heads with each of layer {beat.layer - 1}'s: "
+                      f"{{{mx}.w_pairs}} pairs. For each pair, the cosine of the heads' blocks, "
+                      "as lists of numbers" + (", biases left out" if bias else "")
+                      + ". Where one would mean the same direction, all "
+                      f"{{{mx}.w_pairs}} cosines are at most {{{mx}.w_cos_max:.2f}}, either way. "
+                      "Heads are not matched across layers, so the new matrix's own effect is "
+                      "not measured here.",
+                      layer=m + 1, expect=[f"{mx}.w_cos_max < 0.5"]))
+    beats.append(Beat("newx", ["compare"],
+                      "The new X alone, with layer {beat.layer - 1}'s matrices: how far it turns "
+                      "Q, K and V (head {data.show.head})",
+                      "To test the new X alone, keep layer {beat.layer - 1}'s query matrix and "
+                      f"give it the new X. Over all {{{mx}.entries}} entries of head "
+                      "{data.show.head}, its cosine with layer {beat.layer - 1}'s query is "
+                      f"{{{mx}.cos_old:.2f}}. The same test on head {{data.show.head}}'s key and "
+                      f"value gives {{{kv}.k:.2f}} and {{{kv}.v:.2f}}.",
+                      layer=m + 1, expect=[f"{mx}.cos_old < 0.99"]))
     name = c.word.partition("#")[0]
     first = ("The first row, X {data.layers[0].layer}, is its embeddings "
              "added up and put through LayerNorm." if post else

@@ -220,8 +220,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             wn = np.asarray(W[f"blocks.{l}.attn.W_Q"], np.float64)
             wo = np.asarray(W[f"blocks.{l - 1}.attn.W_Q"], np.float64)
             hn = min(HEAD, wn.shape[0] - 1)
-            pairs = [abs(float(cosine(wn[a].ravel(), wo[b].ravel())))
-                     for a in range(wn.shape[0]) for b in range(wo.shape[0])]
+            grid = [[float(cosine(wn[a].ravel(), wo[b].ravel())) for b in range(wo.shape[0])]
+                    for a in range(wn.shape[0])]
+            pairs = [abs(c) for row_ in grid for c in row_]
             row["q_mixed"] = {"first": mixed[:OUT].tolist(),
                               "cos_old": float(cosine(mixed, old)),
                               "entries": int(mixed.shape[-1]),
@@ -229,6 +230,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                               "w_cos_max": max(pairs),
                               # how many pairs w_cos_max is the largest of (said: "all 144")
                               "w_pairs": len(pairs),
+                              # every pair's cosine, signed: row a is layer l's head a, column
+                              # b layer l-1's head b (the scene draws each pair as a cell)
+                              "w_cos_all": grid,
                               "w_numbers": int(wn[hn].size)}
             # the same test on the key and the value (head HEAD, or the KV head it reads):
             # the layer before's W_K, W_V and biases given this layer's input, against the key
@@ -272,6 +276,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                if c["key"] == "ln2"]) if post else [],
             # cos(X^(l), X^(l+1)) for every layer: 1 would be the same direction
             "cos_steps": [r["update"]["cos_x_next"] for r in out] if out[-1]["update"] else [],
+            # the same steps as angles in degrees (the sweep's sketch turns by these)
+            "angle_steps": [math.degrees(math.acos(max(-1.0, min(1.0, c))))
+                            for c in (r["update"]["cos_x_next"] for r in out)]
+            if out[-1]["update"] else [],
             # per layer after the first: the new-X test's cosine (layer l-1's W_Q given X^(l),
             # against Q^(l-1), head HEAD): layer l's `q_mixed.cos_old`, as one list
             "q_old_cos": [r["q_mixed"]["cos_old"] for r in out if r.get("q_mixed")],

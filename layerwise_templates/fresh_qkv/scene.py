@@ -30,21 +30,23 @@ Beats (storyboard `show` names):
             context"), then on ΔFFN
             and the LNs; layer l-1's X comes in over the right-hand slot;
             cos(X^(l-1), X^(l)) with a labelled 2-D sketch turning to its true angle
-- `compare` and the matrices are new too: layer l on the left, layer l-1 on the right, each
-            X over its W_Q over its query; (at "lists of numbers") between the two W_Q a double
-            arrow, head 0's blocks' cosine and the largest over every pair of heads (plan
-            `q_mixed.w_cos`, `w_cos_max`); Q^(l-1) made from X^(l-1) and W_Q^(l-1) (its
-            entries come out of their columns); (when the voice says why queries of two
-            layers are not compared entry by entry: under each query whose query space it is);
-            the split: X^(l)'s row goes onto W_Q^(l-1) and X^(l) W_Q^(l-1) + b_Q^(l-1) comes
-            out (new X, old matrix: one query space with Q^(l-1)), its cosine with Q^(l-1) over
-            the head's entries under it; then what the voice is done with leaves, the query's
-            test becomes the first of three lines "cos(X^(l) W^(l-1) + b^(l-1), Q/K/V^(l-1))
-            = number" (its name, Q^(l-1) and its cosine move in), the key's and value's lines
-            (plan `kv_mixed`) under it, each number as the voice says it
+- `matrices` the matrices are new too, every pair of heads drawn: W_Q^(l)'s heads as a column
+            of bands, W_Q^(l-1)'s as a row over a grid of one cell per pair (plan
+            `q_mixed.w_pairs`); what a cell compares written under it (two heads' blocks as
+            lists of numbers, biases left out); each cell flies along its row onto a cosine
+            axis from -1 to 1, to its pair's cosine (`q_mixed.w_cos_all`), the axis zooms in
+            and a band holds them all, "|cos| ≤ w_cos_max" over it
+- `compare` the new X alone, one test: the stage cleared but for X^(l); X^(l-1), W_Q^(l-1)
+            and the Q^(l-1) they make on the right; X^(l)'s row goes onto W_Q^(l-1) and
+            X^(l) W_Q^(l-1) + b_Q^(l-1) comes out on the left (new X, old matrix: one query
+            space with Q^(l-1)), its cosine with Q^(l-1) over the head's entries under it; then
+            the query's test becomes the first of three lines "cos(X^(l) W^(l-1) + b^(l-1),
+            Q/K/V^(l-1)) = number" (its name, Q^(l-1) and its cosine move in), the key's and
+            value's lines (plan `kv_mixed`) under it, each number as the voice says it
 - `sweep`   "'word', layer by layer": the 2-D sketch of `fresh`, one step per layer: X^(l)'s
             arrow turns from X^(l-1)'s (a ghost) by the step's true angle, the step's cosine
-            comes out at the angle and moves into a short "cos with previous X" list; before
+            comes out at the angle and moves into a short "cos with previous X" list, the
+            angle's mark and its degrees (plan `angle_steps`) beside it; before
             each step the arrow turns back to the base and dims (drawn from the X before,
             never a total); the recipe line under the list at the end
 - `check`   the last layer's query recomputed as X W + b beside the model's, and the bound the recompute stays under for every token,
@@ -195,8 +197,12 @@ class FreshQKVScene(StoryboardScene):
     # --- stage ------------------------------------------------------------------------------
     def clear_stage(self, keep=()) -> None:
         st = self.stage
+        # (round 35 reviews: `fresh`'s X^(l-1), kept only in `prev`, stayed through two beats)
+        # layer l-1's pieces too
         gone = [m for m in ([st.diagram.group()] if st.diagram else []) + [st.note] + st.parts
-                if m is not None and m not in keep]
+                + list(st.prev.values()) if m is not None and m not in keep]
+        gone = [m for i, m in enumerate(gone) if all(m is not n for n in gone[:i])
+                and (m in st.parts or self.on_screen(m))]
         self.vanish(*gone)
         self.stage = Stage()
 
@@ -283,8 +289,10 @@ class FreshQKVScene(StoryboardScene):
         return r.move_to((lo + hi) / 2)
 
     def update_footer(self, beat: dict) -> None:
-        """The table and the check span every layer: the footer names no single layer then."""
-        if (beat.get("show") or [None])[0] in ("sweep", "check"):
+        """The sweep and the check span every layer, the matrices' pairs and the new-X test
+        two (round 35 reviews: "layer 1" over layer 0's matrices): the footer names no single layer
+        then; the labels on screen carry theirs."""
+        if (beat.get("show") or [None])[0] in ("matrices", "compare", "sweep", "check"):
             beat = {**beat, "layer": None}
         super().update_footer(beat)
 
@@ -594,28 +602,6 @@ class FreshQKVScene(StoryboardScene):
         f = (spoken_len(text[:text.find(phrase)]) / max(1, spoken_len(text))
              if phrase in text else 0.0)
         return self.cue_at(k) + f * float(cues[k].get("duration", 0.0))
-
-    def values_said_at(self, kt: int, vals, after: str, step: float,
-                       need_duration: bool) -> list[float]:
-        """Scene times when each of `vals` (read at 2 decimals, in order) is said in cue kt: its
-        share of the sentence, counted as the voice reads it (digits as words). When one is not
-        in the text (or, with `need_duration`, the cue has no length), one every `step` seconds
-        from where `after` is said."""
-        text = self.cue_text(kt)
-        cues = self.beat.get("cues") or []
-        dur = float(cues[kt].get("duration", 0.0)) if kt < len(cues) else 0.0
-        pos, at, found = 0, [], True
-        for c in vals:
-            sv = f"{c:.2f}"
-            j = text.find(sv, pos)
-            found = found and j >= 0
-            at.append(self.cue_at(kt) + spoken_len(text[:max(0, j)]) / max(1, spoken_len(text))
-                      * dur)
-            pos = j + len(sv) if j >= 0 else pos
-        if not found or (need_duration and not dur):
-            t0 = self.when(kt, after)
-            at = [t0 + step * i for i in range(len(vals))]
-        return at
 
     # --- recap: X^(l) + Δattn^(l) on the skip path ---------------------------------------------
     def beat_x(self, beat) -> None:
@@ -1721,512 +1707,367 @@ class FreshQKVScene(StoryboardScene):
         g.angle, g.end = angle, float(np.arccos(np.clip(float(cos), -1.0, 1.0)))
         return g
 
-    # --- compare: why fresh (2): the matrices are new too ---------------------------------------
-    def beat_compare(self, beat) -> None:
+    # --- matrices: why fresh (2): the matrices are new too -------------------------------------
+    def beat_matrices(self, beat) -> None:
+        """(round 35 reviews: "|cos| ≤ 0.04 over all 144 pairs" was only text, and the pointer took
+        in b_Q while only W_Q was compared) the matrices are new too, every pair of heads drawn:
+        W_Q^(l)'s heads as a column of bands (the grid's rows), W_Q^(l-1)'s as a row of bands
+        (its columns); at "pairs" a grid of one cell per pair comes in, row by row, its count
+        under it; at "cosine" what a cell compares is written under it (two heads' blocks as
+        lists of numbers, biases left out), the cells fill and each flies along its row onto a
+        cosine axis from -1 to 1, to its pair's cosine (plan `q_mixed.w_cos_all`); at "same
+        direction" the pointer on the axis's 1; at "at most" the axis zooms in (the cells move
+        apart with it) and a band from -w_cos_max to w_cos_max holds every cell, "|cos| ≤
+        0.04" over it; at "not matched" the pointer on the two rows of bands, at "own effect"
+        on W_Q^(l)'s."""
+        from manim import Square, ValueTracker
         l = self.layer
-        self.ensure_proj(l)
-        st = self.stage
-        old = [m for m in st.parts if type(m) is Rectangle]      # fresh's pointer
-        # the last beat's formula and cosine leave with its pointer: this one compares the
-        # two layers side by side, layer l on the left, layer l-1 on the right, each X over
-        # its W_Q over its Q; W_Q^(l) and the query come back to full
-        why = list(st.why) + old
-        q = st.proj_rows["q"]
-        back = [m for m in (st.proj_blocks["q"], q) if not self.on_screen(m)]
-        # parked by `fresh` (dimmed, in their places): lit again as the "why" leaves
-        parked = [m for m in getattr(self, "parked", []) if self.on_screen(m)]
-        self.parked = []
-        moves = []
-        if not st.proj_lay.get("side", True):
-            # one slot: the query goes under its own W_Q (the right half is layer l-1's)
-            wq0 = st.proj_blocks["q"]
-            go = [wq0.W.get_x() - q[1].get_x(), wq0.get_bottom()[1] - 0.55 - q[1].get_y(), 0]
-            if q in back:
-                q.shift(go)
-            else:
-                moves.append(q.animate.shift(go))
-        if why or back or moves or parked:
-            # W_Q^(l) and its query come back where they were (the "why" took them off), or
-            # are lit again where they were parked, once the "why" has gone
-            # (review 32: the cosine's box cross-faded over the returning W_Q^(l)) what the
-            # "why" drew leaves first; only then does W_Q^(l) slide back into its place (K
-            # and V took its slot in `project`) as the voice names it, its parked query lit
-            if why or moves:
-                self.play(*[FadeOutPlace(m) for m in why], *moves, run_time=0.5)
-            self.remove(*[f for m in why for f in m.get_family()])
-            if back or parked:
-                self.play(*[FadeIn(m, shift=0.4 * RIGHT) for m in back],
-                          *[DimPlace(m, 1 / PARK) for m in parked], run_time=0.6)
-            st.parts = [m for m in st.parts if m not in why] + back
-            st.why = []
-        box = None
-        if l < 1:
+        self.clear_stage()
+        wm = self.mixed_at(l)
+        if wm is None:
             self.hold_until(self.cue_at(99) - 0.2)
             return
-        gx = self.prev_x(l)
-        if gx not in st.parts:
-            if gx not in self.mobjects:
-                self.play(FadeIn(gx, shift=0.2 * LEFT), run_time=0.5)
-                self.play(DimPlace(gx, GHOST), run_time=0.3)
-            st.parts.append(gx)
-        wq = st.proj_blocks["q"]
-        gw = self.prev_slot(l)
-        if box is None:
-            box = self.frame_of(wq)
-            self.play(FadeIn(box), run_time=0.4)
-            st.parts.append(box)
-        # "And the matrices are new too: layer l's own query matrix": the pointer on it
-        self.hold_until(self.phrase_time("own query matrix", self.time + 0.5) - 0.5)
-        self.repoint(box, wq, 0.6)
-        # "compared as lists of numbers" (with layer l-1's): layer l-1's comes in under its
-        # X, dimmed (round 32: "with layer" matched the 0.76 sentence, 23 s late)
-        self.hold_until(self.phrase_time("compared", self.time) - 0.6)
-        self.play(FadeIn(gw, shift=0.2 * DOWN), run_time=0.5)
-        self.play(DimPlace(gw, GHOST), run_time=0.3)
-        st.parts.append(gw)
-        self.repoint(box, gw, 0.5)
-        self.pending_w = []
-        kw = self.cue_with("lists of numbers")
-        wm = self.v.layers[l].q_mixed
-        if kw is not None and wm is not None and getattr(wm, "value", 0) is not None:
-            # "compared as lists of numbers, any head's block of it against any head's block
-            # of layer l-1's has cosine at most 0.04": between the two matrices, a double
-            # arrow; under the queries, which pairs, then the number (the new matrix, measured)
-            # (round 34: chapter §4.3 asks for one number; review 33's 12x12 grid read as an
-            # empty dark box, its two bars crowded the frame) one picture: the two matrices,
-            # a double arrow between them (they are compared), and on the arrow the one
-            # number, large, as it is said; under the arrow which pairs it is the largest of
-            wl, wr = wq.get_right()[0] + 0.25, gw.get_left()[0] - 0.25
-            wy = wq.W.get_y()
-            link_w = DoubleArrow([wl, wy, 0], [wr, wy, 0], buff=0, color=HL, stroke_width=2.5,
-                                 tip_length=0.14, max_tip_length_to_length_ratio=0.3)
-            # (the gap between the blocks is narrow: the number alone over the arrow, what it
-            # is under it, both within the arrow's length)
-            # (review 34b: "±0.04" read as the cosine's value) a bound: |cos| ≤ 0.04
-            big = VGroup(txt("|cos| ≤", 30, T.TEXT),
-                         Num(wm.w_cos_max, decimals=2, size=36, color=T.TEXT)
-                         ).arrange(RIGHT, buff=0.16)
-            big.next_to(link_w, UP, buff=0.18)
-            npairs = int(getattr(wm, "w_pairs", 0) or 0)
-            under = VGroup(txt(f"cosine, all {npairs}" if npairs else "cosine, all", S,
-                               T.TEXT),
-                           txt("pairs of heads", S, T.TEXT)).arrange(DOWN, buff=0.08)
-            under.next_to(link_w, DOWN, buff=0.15)
-            for m in (big, under):
-                if m.width > wr - wl - 0.2:
-                    m.scale_to_fit_width(wr - wl - 0.2)
-            self.hold_until(self.when(kw, "lists of numbers") - 0.4)
-            self.repoint(box, VGroup(wq, gw), 0.5, anims=[GrowFromCenter(link_w)])
-            t_pairs = (self.when(kw, "pairs") if "pairs" in self.cue_text(kw)
-                       else self.when(kw, "every head"))
-            self.hold_until(t_pairs - 0.6)
-            self.play(FadeIn(under, shift=0.1 * UP), run_time=0.4)
-            t_num = (self.when(kw, "within") if "within" in self.cue_text(kw)
-                     else self.when(kw, "at most"))
-            self.hold_until(t_num - 0.2)
-            self.repoint(box, big, 0.5, buff=0.1, anims=[FadeIn(big, shift=0.1 * UP)])
-            wtxt = VGroup(link_w, big, under)
-            # "What the new matrix changes on its own is not measured here": the pointer on
-            # the new matrix while it is said; the number stays until the sentence is done
-            kn = self.cue_with("not measured")
-            if kn is not None:
-                self.hold_until(self.cue_at(kn) - 0.1)
-                self.repoint(box, wq, 0.5)
-                self.hold_until(self.cue_end(kn) - 0.5)
-            else:
-                self.hold_until(max(self.cue_end(kw) - 0.2, self.time + 0.8))
-            self.vanish(wtxt, run_time=0.4)
-            box.become(self.frame_of(gw))
-            if self.on_screen(box):
-                self.vanish(box, run_time=0.2)
-        # layer l-1's query made from its own X and W_Q, by the recipe (the result entries
-        # come out of their columns), under its W_Q like Q^(l) on the left: right after "not
-        # layer l-1's"
-        g = self.v.layers[l - 1]
-        # (review 33: Q^(l-1) was made while the voice said "not measured here") it is made
-        # under "keep layer l-1's matrix"
-        km0 = self.cue_with("keep layer")
-        if km0 is not None and self.cue_with("coordinates") is None:
-            self.hold_until(self.when(km0, "keep layer") - 0.3)
+        cos = [[float(c) for c in row] for row in wm.w_cos_all]
+        na, nb = len(cos), len(cos[0])
+        pitch = min(0.2, 2.4 / max(na, nb))
+        gx0, gy0 = -4.0, 1.3                       # the grid's top left corner
+
+        def cell_at(a, b):
+            return np.array([gx0 + (b + 0.5) * pitch, gy0 - (a + 0.5) * pitch, 0.0])
+
+        def bands(n, down):
+            return VGroup(*[Rectangle(width=0.24 if down else pitch,
+                                      height=pitch if down else 0.24, stroke_width=1.5,
+                                      stroke_color=T.Q).set_fill(T.Q, 0.3)
+                            for _ in range(n)]).arrange(DOWN if down else RIGHT, buff=0)
+        rows = bands(na, True).next_to(cell_at(na / 2 - 0.5, 0) - [pitch / 2, 0, 0], LEFT,
+                                       buff=0.08)
+        cols = bands(nb, False).next_to(cell_at(0, nb / 2 - 0.5) + [0, pitch / 2, 0], UP,
+                                        buff=0.08)
+        rl = VGroup(math(f"W_Q^(({l}))", ML, T.Q), txt(f"{na} heads", S, T.Q)
+                    ).arrange(DOWN, buff=0.12).next_to(rows, LEFT, buff=0.25)
+        cl = VGroup(math(f"W_Q^(({l - 1}))", ML, T.Q), txt(f"{nb} heads", S, T.Q)
+                    ).arrange(RIGHT, buff=0.25).next_to(cols, UP, buff=0.15)
+        cells = VGroup(*[Square(side_length=0.8 * pitch, stroke_width=1.2, stroke_color=T.MUTED)
+                         .move_to(cell_at(a, b)) for a in range(na) for b in range(nb)])
+        fills = [Square(side_length=0.8 * pitch, stroke_width=0).set_fill(T.TEXT, 0.9)
+                 .move_to(cell_at(a, b)) for a in range(na) for b in range(nb)]
+        grid_bottom = gy0 - na * pitch
+        count = VGroup(Num(wm.w_pairs, decimals=0, size=S, color=T.TEXT),
+                       txt("pairs of heads", S, T.TEXT)).arrange(RIGHT, buff=0.15)
+        count.next_to(cells, DOWN, buff=0.2)
+        # a head's block: its d_head columns of W_Q, d_model numbers each
+        sh = self.v.shape
+        what = VGroup(txt("a cell: the cosine of two heads' blocks", S, T.TEXT),
+                      VGroup(Num(sh.d_model, decimals=0, size=S, prefix="("),
+                             txt("×", S, T.TEXT), Num(sh.d_head, decimals=0, size=S),
+                             txt("=", S, T.TEXT), Num(wm.w_numbers, decimals=0, size=S),
+                             txt("numbers each)" + (", biases left out"
+                                                    if bool(self.v.layers[l].bias) else ""),
+                                 S, T.TEXT)
+                             ).arrange(RIGHT, buff=0.12)).arrange(DOWN, buff=0.1,
+                                                                  aligned_edge=LEFT)
+        what.next_to(count, DOWN, buff=0.2).align_to(rl, LEFT)
+        # the cosine axis, right of the grid, under the rows the cells fly along
+        ax_c, half, ay = 3.55, 2.85, grid_bottom - 0.2
+        axis = Line([ax_c - half, ay, 0], [ax_c + half, ay, 0], color=T.MUTED, stroke_width=2)
+        aname = txt("cos", S, T.TEXT).next_to(axis, LEFT, buff=0.2)
+        big = max(abs(c) for row in cos for c in row)
+        zoom = next((z for z in (50, 20, 10, 5, 2) if big * z <= 0.8), 1)
+        s = ValueTracker(1.0)                      # the axis's magnification
+
+        def tick(c, fine):
+            lab = "−" + f"{-c:g}" if c < 0 else f"{c:g}"
+            g = VGroup(Line([0, ay - 0.08, 0], [0, ay + 0.08, 0], color=T.MUTED, stroke_width=2),
+                       txt(lab, S, T.TEXT).move_to([0, ay - 0.32, 0]))
+            g.shift((ax_c + half * c) * RIGHT)
+
+            def follow(m):
+                x = c * s.get_value()
+                op = float(np.clip((1.12 - abs(x)) / 0.12, 0, 1))
+                if fine:            # the zoomed axis's ticks come in as it grows
+                    op *= float(np.clip((s.get_value() - 1) / max(zoom - 1, 1e-9) * 2 - 1, 0, 1))
+                m.set_x(ax_c + half * x).set_opacity(op)
+            g.add_updater(follow)
+            return g
+        ticks = VGroup(*[tick(c, False) for c in (-1, -0.5, 0, 0.5, 1)])
+        fine = VGroup(*[tick(c / zoom, True) for c in (-1, -0.5, 0.5, 1)]) if zoom > 1 else VGroup()
+        one = ticks[-1]
+        # (two lines, right-aligned on the 1: the pointer round it and the 1 keeps clear of
+        # the 0.5)
+        same = VGroup(txt("same", S, T.TEXT), txt("direction", S, T.TEXT)).arrange(
+            DOWN, buff=0.08, aligned_edge=RIGHT).next_to(one[0], UP, buff=0.12).align_to(
+            one[0], RIGHT)
+        same.add_updater(lambda m: m.align_to(one[0], RIGHT).set_opacity(
+            one[1].get_fill_opacity()))
+        box = self.frame_of(VGroup(rl, rows))
+        # "Layer l's query matrix is new too": its heads, a column of bands
+        self.play(FadeIn(rl, shift=0.1 * RIGHT), LaggedStart(*[FadeIn(b) for b in rows],
+                                                               lag_ratio=0.08), run_time=0.8)
+        self.play(FadeIn(box), run_time=0.3)
+        # "pair each of its 12 heads with each of layer l-1's": layer l-1's heads over them
+        self.hold_until(self.phrase_time("each of layer", self.time + 0.3) - 0.3)
+        self.repoint(box, VGroup(cl, cols), 0.6, anims=[
+            FadeIn(cl, shift=0.1 * DOWN), LaggedStart(*[FadeIn(b) for b in cols], lag_ratio=0.08)])
+        # "144 pairs": one cell per pair, row by row
+        self.hold_until(self.phrase_time("pairs", self.time + 0.3) - 0.9)
+        self.play(FadeOut(box), LaggedStart(*[FadeIn(VGroup(*cells[a * nb:(a + 1) * nb]))
+                                              for a in range(na)], lag_ratio=0.25),
+                  run_time=1.2)
+        box = self.frame_of(VGroup(cells, count))
+        self.play(FadeIn(count, shift=0.1 * UP), FadeIn(box), run_time=0.4)
+        self.stage.parts += [rl, rows, cl, cols, cells, count]
+        # "for each pair, the cosine of the heads' blocks, as lists of numbers, biases left out":
+        # what a cell is, the cells filled, then each flies along its row onto the axis
+        self.hold_until(self.phrase_time("cosine", self.time + 0.3) - 0.3)
+        self.repoint(box, what[0], 0.5, anims=[FadeIn(what[0], shift=0.1 * UP)])
+        self.play(Create(axis), FadeIn(aname), FadeIn(ticks), FadeIn(same), run_time=0.5)
+        self.add(fine)
+        self.play(LaggedStart(*[FadeIn(VGroup(*fills[a * nb:(a + 1) * nb]))
+                                for a in range(na)], lag_ratio=0.15), run_time=0.8)
+        self.play(LaggedStart(*[AnimationGroup(*[
+            fills[a * nb + b].animate.scale(0.55).move_to([ax_c + half * cos[a][b],
+                                                           cell_at(a, b)[1], 0])
+            for b in range(nb)]) for a in range(na)], lag_ratio=0.12), run_time=1.6)
+        for a in range(na):
+            for b in range(nb):
+                fills[a * nb + b].add_updater(
+                    lambda m, c=cos[a][b]: m.set_x(ax_c + half * c * s.get_value()))
+        self.hold_until(self.phrase_time("biases", self.phrase_time("lists", self.time)) - 0.3)
+        self.repoint(box, what, 0.5, anims=[FadeIn(what[1], shift=0.1 * UP)])
+        dots = VGroup(*fills)
+        self.stage.parts += [what, axis, aname, ticks, fine, same, dots]
+        # "where one would mean the same direction": the pointer on the axis's 1
+        self.hold_until(self.phrase_time("same direction", self.time + 0.3) - 0.5)
+        self.repoint(box, VGroup(one[0], same), 0.5, buff=0.06)
+        # "all 144 are at most 0.04, either way": the axis zooms in, the cells move apart with it,
+        # and a band from -max to +max holds them all, the bound written over it
+        self.hold_until(self.phrase_time("at most", self.phrase_time("within", self.time + 0.3))
+                        - 0.4)
+        band_w = 2 * half * float(wm.w_cos_max) * zoom
+        band = Rectangle(width=band_w, height=na * pitch + 0.1, stroke_width=0).set_fill(
+            HL, 0.12).move_to([ax_c, gy0 - na * pitch / 2, 0])
+        bound = VGroup(txt("|cos| ≤", 30, T.TEXT),
+                       Num(wm.w_cos_max, decimals=2, size=36, color=T.TEXT)
+                       ).arrange(RIGHT, buff=0.16).next_to(band, UP, buff=0.15)
+        zl = txt(f"axis zoomed ×{zoom}", S, T.TEXT).next_to(axis, DOWN, buff=0.55).align_to(
+            axis, RIGHT)
+        self.play(FadeOut(box), run_time=0.3)
+        if zoom > 1:
+            self.play(s.animate.set_value(zoom), FadeIn(zl), run_time=1.6)
+            self.stage.parts.append(zl)
+        self.play(FadeIn(band), FadeIn(bound, shift=0.1 * DOWN), run_time=0.5)
+        box = self.frame_of(bound, buff=0.1)
+        self.play(FadeIn(box), run_time=0.3)
+        self.stage.parts += [band, bound, box]
+        # "Heads are not matched across layers": the pointer on the two rows of bands
+        kn = self.cue_with("not matched")
+        if kn is not None:
+            self.hold_until(self.cue_at(kn) - 0.1)
+            self.repoint(box, VGroup(rl, rows, cl, cols), 0.6)
+            # "so the new matrix's own effect is not measured here": on the new matrix
+            # (its right side between the bands and the grid's first column)
+            self.hold_until(self.when(kn, "own effect") - 0.4)
+            self.repoint(box, VGroup(rl, rows), 0.6, buff=0.04)
+        self.hold_until(self.cue_at(99) - 0.2)
+
+    # --- compare: the new X alone, through the old matrices --------------------------------------
+    def mixed_at(self, l: int):
+        """Layer l's `q_mixed` (the matrices' pairs and the new-X test), None when the plan has
+        no layer l-1 to test against."""
+        if not 0 < l < len(self.v.layers):
+            return None
+        m = self.v.layers[l].q_mixed
+        return None if getattr(m, "value", 0) is None else m
+
+    def x_only(self, l: int) -> None:
+        """The stage cleared but for X^(l)'s row (kept where an earlier beat of this layer left
+        it, else brought in at its place), and the layout `compare` places the rest by."""
+        st = self.stage
+        if st.proj_layer == l and st.proj_x is not None and self.on_screen(st.proj_x):
+            keep = (st.proj_x, st.proj_label)
+            lay = st.proj_lay
+            self.clear_stage(keep=keep)
+            self.stage.parts += list(keep)
         else:
-            self.hold_until(self.time + 0.3)
-        gq = row_of(g.q.values, g.q.path, T.Q, PS).move_to([gw.W.get_x(), q[1].get_y(), 0])
+            self.clear_stage()
+            lay = self.proj_layout(l)
+            self.play(FadeIn(VGroup(lay["label"], lay["row"])), run_time=0.5)
+            self.stage.parts += [lay["label"], lay["row"]]
+        st = self.stage
+        st.proj_layer, st.proj_x, st.proj_label, st.proj_lay = l, lay["row"], lay["label"], lay
+
+    def beat_compare(self, beat) -> None:
+        """(round 35 reviews: one 40 s beat held the matrices, the new-X test and the later layers)
+        the new X alone, one test: the stage cleared but for X^(l); at "keep layer l-1's",
+        X^(l-1) and W_Q^(l-1) come in on the right and Q^(l-1) is made from them (its entries
+        out of W_Q^(l-1)'s columns); at "give it", X^(l)'s numbers travel onto W_Q^(l-1) and
+        X^(l) W_Q^(l-1) + b_Q^(l-1) comes out on the left; a double arrow joins it to Q^(l-1)
+        and their cosine over the head's entries is written under it; at "key and value" what
+        the voice is done with leaves and the test becomes the first of three lines, "cos(X^(l)
+        W^(l-1) + b^(l-1), Q/K/V^(l-1)) = number" (its name, Q^(l-1) and its cosine move in),
+        the key's and value's lines (plan `kv_mixed`) under it, each number as it is said."""
+        l = self.layer
+        mixed = self.mixed_at(l)
+        if mixed is None:
+            self.clear_stage()
+            self.hold_until(self.cue_at(99) - 0.2)
+            return
+        self.x_only(l)
+        st = self.stage
+        lay = st.proj_lay
+        box = self.frame_of(VGroup(st.proj_label, st.proj_x))
+        # "To test the new X alone": the pointer on X^(l)
+        self.hold_until(self.phrase_time("new X alone", self.time + 0.3) - 0.3)
+        self.play(FadeIn(box), run_time=0.4)
+        st.parts.append(box)
+        # "keep layer l-1's query matrix": X^(l-1) and W_Q^(l-1) on the right, and the query
+        # layer l-1 made from them (its entries come out of W_Q^(l-1)'s columns)
+        km = self.cue_with("keep layer")
+        self.hold_until((self.when(km, "keep layer") if km is not None else self.time) - 0.3)
+        gx, gw = self.prev_x(l), self.prev_slot(l)
+        self.play(FadeIn(gx, shift=0.2 * LEFT), FadeIn(gw, shift=0.2 * DOWN), run_time=0.6)
+        st.parts += [gx, gw]
+        g = self.v.layers[l - 1]
+        qy = gw.get_bottom()[1] - 0.55
+        gq = row_of(g.q.values, g.q.path, T.Q, PS).move_to([gw.W.get_x(), qy, 0])
         gql = math(f"Q^(({l - 1}))", ML, T.Q).next_to(gq, LEFT, buff=0.2)
         tgts = [gw.brow[j] if gw.has_b else gw.W.columns[j] for j in range(len(gq.nums))]
         xlight = SurroundingRectangle(gx.row.nums, color=HL, buff=0.06, stroke_width=2)
         wlight = SurroundingRectangle(VGroup(gw.W, *([gw.brow] if gw.has_b else [])),
                                       color=HL, buff=0.06, stroke_width=2)
-        self.play(*([FadeOut(box)] if self.on_screen(box) else []), FadeIn(xlight),
-                  FadeIn(wlight), FadeIn(VGroup(gql, gq[0], gq[2])), run_time=0.4)
+        self.play(FadeOut(box), FadeIn(xlight), FadeIn(wlight), FadeIn(VGroup(gql, gq[0], gq[2])),
+                  run_time=0.4)
         self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
-                                for n, t in zip(gq.nums, tgts)], lag_ratio=0.3),
-                  run_time=0.8)
-        self.play(FadeOut(xlight), FadeOut(wlight), DimPlace(VGroup(gql, gq), GHOST),
+                                for n, t in zip(gq.nums, tgts)], lag_ratio=0.3), run_time=0.8)
+        self.play(FadeOut(xlight), DimPlace(gx, GHOST), DimPlace(VGroup(gql, gq), GHOST),
                   run_time=0.3)
         gqg = VGroup(gql, gq)
         st.parts.append(gqg)
-        st.prev = {**st.prev, "q": gq, "ql": gql}
-        # "Each layer's query matrix gives its queries coordinates of their own, so layer l's
-        # query is not compared entry by entry with layer l-1's": under each query, whose
-        # space it is in; between them, "not compared". "X can be: the skip path carries it
-        # in one space": between the two X rows, a double arrow and "one space"
-        box.become(self.frame_of(q))
-        spaces = []
-        ks = self.cue_with("coordinates")
-        if ks is not None:
-            sp1 = txt(f"layer {l}'s query space", PS, T.TEXT).next_to(q, DOWN, buff=0.3)
-            sp1.align_to(q, LEFT)
-            sp0 = txt(f"layer {l - 1}'s query space", PS, T.TEXT).next_to(gqg, DOWN, buff=0.3)
-            sp0.align_to(gqg, LEFT)
-            self.keep_inside(sp0)
-            mid_q = (q.get_right()[0] + gql.get_left()[0]) / 2
-            noc = VGroup(txt("other spaces:", PS, T.TEXT), txt("not compared", PS, T.TEXT)
-                         ).arrange(DOWN, buff=0.12).move_to([mid_q, q.get_y(), 0])
-            self.hold_until(self.when(ks, "coordinates") - 0.4)
-            box.become(self.frame_of(VGroup(q, sp1)))
-            self.play(FadeIn(sp1, shift=0.1 * UP), FadeIn(sp0, shift=0.1 * UP), FadeIn(box),
-                      run_time=0.6)
-            self.glide(box, VGroup(gqg, sp0), self.when(ks, "coordinates") + 0.9, 0.6)
-            spaces += [sp1, sp0]
-            if "not compared" in self.cue_text(ks):
-                self.hold_until(self.when(ks, "not compared") - 0.3)
-                self.repoint(box, noc, 0.6, anims=[FadeIn(noc, shift=0.1 * UP)])
-                spaces.append(noc)
-            kx = self.cue_with("one space")
-            if kx is not None:
-                xr, gl0 = st.proj_x.get_right()[0] + 0.2, gx.get_left()[0] - 0.2
-                link_x = DoubleArrow([xr, st.proj_x.get_y(), 0], [gl0, st.proj_x.get_y(), 0],
-                                     buff=0, color=T.X, stroke_width=2.5, tip_length=0.14,
-                                     max_tip_length_to_length_ratio=0.3)
-                one = txt("one space", PS, T.X).next_to(link_x, DOWN, buff=0.15)
-                self.hold_until(self.cue_at(kx) - 0.1)
-                self.repoint(box, VGroup(st.proj_x, gx), 0.6, buff=0.08,
-                             anims=[GrowFromCenter(link_x)])
-                self.hold_until(self.when(kx, "one space") - 0.3)
-                self.repoint(box, one, 0.6, anims=[FadeIn(one, shift=0.1 * UP)])
-                spaces += [link_x, one]
-            st.parts += spaces
-        elif self.cue_with("keep layer") is None:
-            self.play(FadeIn(box), run_time=0.4)
-        spaces += self.pending_w
-        res = q[1]
-        del res
-        mixed = self.v.layers[l].q_mixed
-        km = self.cue_with("keep layer")
-        if mixed is None or km is None:
-            self.hold_until(self.cue_at(99) - 0.2)
-            return
-        # "Now keep layer l-1's matrix and give it the new X on its own": X^(l)'s
-        # row and W_Q^(l-1) lit; X^(l)'s numbers come down as a row and across onto W_Q^(l-1),
-        # sink into it, and the entries come out of its columns into a row between the two
-        # queries, named X^(l) W_Q^(l-1) + b_Q^(l-1) (new X, old matrix)
-        x_mid = (q.get_right()[0] + gql.get_left()[0]) / 2
-        one_slot = not st.proj_lay.get("side", True)
-        if one_slot:
-            # (review 26: the new row was squeezed between the two queries) layer l's own
-            # W_Q and query are done: the new X with the old matrix takes their place
-            x_mid = q[1].get_x()
-        mrow = row_of(mixed.first.values, mixed.first.path, T.Q, PS).move_to([x_mid, q.get_y(), 0])
+        # "and give it the new X": X^(l)'s numbers go down, across onto W_Q^(l-1) and sink into
+        # it; the entries of X^(l) W_Q^(l-1) + b_Q^(l-1) come out on the left, where layer l's
+        # own W_Q stood (new X, old matrix: one query space with Q^(l-1))
+        mrow = row_of(mixed.first.values, mixed.first.path, T.Q, PS).move_to(
+            [lay["blocks"]["q"].W.get_x(), qy, 0])
         bias = f" + b_Q^(({l - 1}))" if gw.has_b else ""
         mlab = math(f"{T.X_l(l)} W_Q^(({l - 1})){bias}", ML, T.Q)
         mlab.next_to(mrow, UP, buff=0.2).set_x(mrow.get_x())
         self.keep_inside(VGroup(mrow, mlab))
         xlight = SurroundingRectangle(st.proj_x.nums, color=HL, buff=0.06, stroke_width=2)
-        self.hold_until(self.cue_at(km) - 0.1)
-        if spaces:            # what the spaces were: said; the stage is cleared for the test
-            # (the pointer leaves with them: no empty box left where a note was)
-            self.vanish(*spaces, box, run_time=0.4)
-            st.parts = [m for m in st.parts if m not in spaces and m is not box]
-            box = self.frame_of(q)
-            st.parts.append(box)          # (the next beat clears it with the stage)
-        else:
-            if self.on_screen(box):
-                self.play(FadeOut(box), run_time=0.3)
-            self.remove(box)
-        mine = [wq, q]
-        if one_slot:
-            self.vanish(*mine, run_time=0.4)
-            st.parts = [m for m in st.parts if m not in mine]
-            mine = []
-        self.play(FadeIn(xlight), FadeIn(wlight), DimPlace(gw, 1 / GHOST), run_time=0.5)
-        self.hold_until(self.when(km, "give it") - 0.3)
+        self.play(FadeIn(xlight), run_time=0.3)
+        self.hold_until((self.when(km, "give it") if km is not None else self.time) - 0.5)
         trav = st.proj_x.nums.copy()
         self.add(trav)
         y_over = gw.W.get_top()[1] + 0.22 + trav.height / 2
-        self.play(trav.animate.set_y(y_over), run_time=0.5)
-        self.play(trav.animate.set_x(gw.W.get_x()), run_time=0.8)
+        self.play(trav.animate.set_y(y_over), run_time=0.4)
+        self.play(trav.animate.set_x(gw.W.get_x()), run_time=0.7)
         self.play(FadeOut(trav, shift=0.15 * DOWN), FadeIn(VGroup(mrow[0], mrow[2], mlab)),
-                  run_time=0.4)
+                  run_time=0.35)
         self.remove(*trav.get_family())
-        # its entries come out of their columns; in one slot the row is far to the left and
-        # that flight would cross the bias's name and Q^(l-1)'s (review 27's class of lapse):
-        # they come in where they belong, the matrix and X still lit
-        self.play(LaggedStart(*[(FadeIn(n, shift=0.25 * DOWN) if one_slot else
-                                 FadeIn(n, target_position=t.get_center()))
-                                for n, t in zip(mrow.nums, tgts)], lag_ratio=0.3),
-                  run_time=1.0)
-        self.play(FadeOut(xlight), FadeOut(wlight), DimPlace(gw, GHOST), run_time=0.4)
+        self.play(LaggedStart(*[FadeIn(n, target_position=t.get_center())
+                                for n, t in zip(mrow.nums, tgts)], lag_ratio=0.3), run_time=0.9)
+        self.play(FadeOut(xlight), FadeOut(wlight), run_time=0.4)
         st.parts.append(VGroup(mrow, mlab))
-        # "its query starts -1.25" (when said): the pointer on that entry; else on the new row
-        said = "its query starts" in self.cue_text(km)
-        box.become(self.frame_of(mrow.nums[0] if said else VGroup(mlab, mrow)))
-        self.hold_until(self.when(km, "its query starts") + 0.1)
-        self.play(FadeIn(box), run_time=0.4)
-        # "and over all 32 entries of head 0, its cosine with layer l-1's query is 0.76": a
-        # line under the new row, both rows it compares pointed at
+        ko = self.cue_with("entries of head", km)
+        if ko is not None and self.time > self.cue_at(ko) - 0.3:
+            # (the travel ran into "Over all 32 entries ...") the voice waits for the row
+            self.pause_before(ko, 0.3)
+        # "Over all 32 entries of head 0, its cosine with layer l-1's query is 0.76": a double
+        # arrow joins the two rows compared, the cosine under the new row
         cosl = VGroup(txt("cos with", PS, T.TEXT), math(f"Q^(({l - 1}))", ML, T.Q),
                       txt(f"over all {int(mixed.entries)} entries:", PS, T.TEXT),
                       Num(mixed.cos_old, decimals=2, size=ML, color=T.TEXT)
                       ).arrange(RIGHT, buff=0.15)
         cosl.next_to(mrow, DOWN, buff=0.35).set_x(mrow.get_x())
         self.keep_inside(cosl)
-        # (review 34b: one 13 s sentence) "Over all 32 entries ... is 0.76" may be its own
-        ko = self.cue_with("entries of head", km)
-        self.hold_until(self.when(ko, "ver all") - 0.2)
-        self.repoint(box, VGroup(mrow, gqg), 0.6)
-        # "its cosine with layer l-1's query": a double arrow joins the two rows compared
-        link = DoubleArrow([mrow.get_right()[0] + 0.08, mrow.get_y(), 0],
-                           [gql.get_left()[0] - 0.08, mrow.get_y(), 0], buff=0, color=HL,
-                           stroke_width=2.5, tip_length=0.14,
+        box = self.frame_of(VGroup(mrow, gqg))
+        self.hold_until((self.when(ko, "ver all") if ko is not None else self.time) - 0.2)
+        self.play(FadeIn(box), DimPlace(gqg, 1 / GHOST), run_time=0.5)
+        link = DoubleArrow([mrow.get_right()[0] + 0.08, qy, 0], [gql.get_left()[0] - 0.08, qy, 0],
+                           buff=0, color=HL, stroke_width=2.5, tip_length=0.14,
                            max_tip_length_to_length_ratio=0.4)
-        self.hold_until(self.when(ko, "cosine") - 0.2)
+        self.hold_until((self.when(ko, "cosine") if ko is not None else self.time) - 0.2)
         self.play(GrowFromCenter(link), run_time=0.6)
-        self.hold_until(self.when(ko, "query is") + 0.1)
+        self.hold_until((self.when(ko, "query is") if ko is not None else self.time) + 0.1)
         self.repoint(box, cosl, 0.6, anims=[FadeIn(cosl, shift=0.1 * UP)])
-        st.parts += [cosl, link]
-        # "the new X alone turns it": the new row, named
-        kq = self.cue_with("X alone")
-        if kq is not None:
-            self.glide(box, VGroup(mlab, mrow), self.when(kq, "X alone") + 0.3, 0.6)
-        st.prev = {**st.prev, "cos": cosl[-1], "cosl": cosl, "link": link}
-        # "The same test on head 0's key and value gives 0.84 and 0.79" (review 27: W_Q^(l-1)
-        # stayed while the voice spoke of K and V, the K/V lines sat above the Q result):
-        # what the voice is done with leaves (both X's numbers but X^(l)'s, W_Q^(l-1), the
-        # rows compared); the query's test becomes the first of three lines of one form,
-        # "cos(X^(l) W_Q^(l-1) + b_Q^(l-1), Q^(l-1)) = 0.76": its name, Q^(l-1) and its
-        # number move into that line; the key's and value's lines come under it, each number
-        # as it is said
+        st.parts += [cosl, link, box]
+        # "The same test on head 0's key and value gives 0.84 and 0.79": what the voice is done
+        # with leaves (X^(l-1), W_Q^(l-1), the rows compared); the query's test becomes the
+        # first of three lines of one form, its name, Q^(l-1) and its number moving in; the
+        # key's and value's lines come under it, each number as it is said
         kv = self.v.layers[l].kv_mixed
         kk = self.cue_with("key and value")
-        kv_lines = None
         if kk is not None and kv is not None and getattr(kv, "value", 0) is not None:
-            def test_line(K, num):
-                bk = f" + b_{K}^(({l - 1}))" if gw.has_b else ""
-                c = COLOR[K.lower()]
-                # "cos(", the new query's name, ", K^(l-1)" (the comma on its baseline),
-                # ") =", the number
-                return VGroup(math("\"cos\"(", ML, T.TEXT),
-                              math(f"{T.X_l(l)} W_{K}^(({l - 1})){bk}", ML, c),
-                              math(f", {K}^(({l - 1}))", ML, c),
-                              math(") =", ML, T.TEXT),
-                              Num(num, decimals=2, size=ML, color=c)
-                              ).arrange(RIGHT, buff=0.12)
-            lines = VGroup(*[test_line(K, n) for K, n in (("Q", mixed.cos_old), ("K", kv.k),
-                                                             ("V", kv.v))])
-            lines.arrange(DOWN, buff=0.4, aligned_edge=LEFT)
-            headl = txt(f"the new X with layer {l - 1}'s matrices (head "
-                        f"{int(self.v.show.head)}, {int(mixed.entries)} entries each):", CL,
-                        T.TEXT)
-            blk = VGroup(headl, lines).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
-            blk.move_to([0, 0, 0]).align_to([0, st.proj_x.get_bottom()[1] - 0.5, 0], UP)
-            self.keep_inside(blk)
-            self.hold_until(self.cue_at(kk) - 0.3)
-            keep = {id(m) for m in (mlab, gql, cosl[-1])}
-            words = VGroup(*cosl[:-1])
-            done = [m for m in (gw, gx, gq, mrow, link, box, *mine)
-                    if m is not None and id(m) not in keep]
-            self.vanish(*done, run_time=0.4)
-            gone_ids = {id(f) for m in done for f in m.get_family()}
-            st.parts = [m for m in st.parts if id(m) not in gone_ids]
-            st.prev = {k2: m for k2, m in st.prev.items() if id(m) not in gone_ids}
-            q_line = lines[0]
-            # Q^(l-1)'s name lands on its place in ", Q^(l-1)" (the comma comes in)
-            # the two names first, then the number (their paths would cross)
-            # (review 31: a lone 0.76 floated mid-screen) the number leaves its line as
-            # that line's words go, into the new line's place; then the two names come
-            self.play(cosl[-1].animate.move_to(q_line[4].get_center()).set_color(T.Q),
-                      FadeOut(words), FadeIn(VGroup(q_line[0], q_line[2][0], q_line[3])),
-                      FadeIn(headl, shift=0.1 * DOWN), run_time=0.6)
-            self.remove(*words.get_family())
-            st.parts = [m for m in st.parts if m is not cosl and m is not words]
-            self.play(mlab.animate.move_to(q_line[1].get_center()),
-                      gql.animate.move_to(VGroup(*q_line[2][1:]).get_center()).set_opacity(1),
-                      run_time=0.6)
-            self.remove(*[f for m in (mlab, gql, cosl[-1]) for f in m.get_family()])
-            st.parts = [m for m in st.parts
-                        if not any(id(f) in keep for f in m.get_family())]
-            self.add(headl, q_line)
-            box = self.frame_of(VGroup(*lines[1][:4], *lines[2][:4]))
-            self.hold_until(self.when(kk, "key and value") - 0.3)
-            self.play(FadeIn(VGroup(*lines[1][:4], *lines[2][:4]), shift=0.1 * UP),
-                      FadeIn(box), run_time=0.5)
-            names = self.cue_text(kk)
-            self.hold_until(self.when(kk, "gives") + 0.1)
-            self.repoint(box, lines[1], 0.5, anims=[FadeIn(lines[1][4], shift=0.1 * UP)])
-            # the second number: where " and " follows "gives" in the sentence
-            g = names.find("gives")
-            j = names.find(" and ", g) if g >= 0 else -1
-            dur = float((self.beat.get("cues") or [{}])[kk].get("duration", 0.0)) \
-                if kk < len(self.beat.get("cues") or []) else 0.0
-            t_v = (self.cue_at(kk) + spoken_len(names[:j]) / max(1, spoken_len(names)) * dur
-                   if j >= 0
-                   else self.time + 0.6)
-            self.hold_until(t_v - 0.1)
-            self.repoint(box, lines[2], 0.5, anims=[FadeIn(lines[2][4], shift=0.1 * UP)])
-            st.parts += [headl, lines, box]
-            kv_lines = lines
-            if "turn too" in names:
-                self.glide(box, lines, self.when(kk, "turn too") + 0.2, 0.6)
-        # (review 32: the 0.76 invited "at every layer") "At layers 2 to 5, the same test
-        # gives 0.96 to 0.97": under the cosine, the same test's range at the later layers
-        kr = self.cue_with("test, head")
-        if kr is None:
-            kr = self.cue_with("same test gives")
-        later = [float(x) for x in self.v.q_old_cos[1:]]
-        kt = self.cue_with("same test gives")
-        if kt is not None and kv_lines is not None and later:
-            self.layer_table(kt, kv_lines, headl, box)
-            self.hold_until(self.cue_at(99) - 0.2)
-            return
-        if kt is not None and later and "query at layers" in self.cue_text(kt):
-            self.layer_row(kt, cosl, box)
-            self.hold_until(self.cue_at(99) - 0.2)
-            return
-        if kr is not None and later:
-            lo = min(range(len(later)), key=lambda i: later[i]) + 1
-            hi = max(range(len(later)), key=lambda i: later[i]) + 1
-            rng = VGroup(txt(f"the query's test at layers {l + 1}–{len(self.v.layers) - 1}"
-                             f" (head {int(self.v.show.head)}):", PS, T.TEXT),
-                         Num(self.v.q_old_cos[lo], decimals=2, size=PS, color=T.TEXT),
-                         txt("to", PS, T.TEXT),
-                         Num(self.v.q_old_cos[hi], decimals=2, size=PS, color=T.TEXT)
-                         ).arrange(RIGHT, buff=0.15)
-            # (review 32b: K and V were asserted; the range said no head) after the key's and
-            # the value's lines, under them; else beside the 0.76 on its line
-            if kv_lines is not None:
-                rng.next_to(kv_lines, DOWN, buff=0.4).align_to(kv_lines, LEFT)
-            else:
-                rng.next_to(cosl, RIGHT, buff=0.6)
-            self.keep_inside(rng)
-            self.hold_until(self.when(kr, "test") - 0.2)
-            self.repoint(box, rng, 0.6, anims=[FadeIn(rng, shift=0.1 * UP)])
-            st.parts.append(rng)
+            self.qkv_lines(kk, dict(mixed=mixed, kv=kv, gw=gw, gx=gx, gq=gq, gql=gql,
+                                    mrow=mrow, mlab=mlab, link=link, cosl=cosl, box=box))
         self.hold_until(self.cue_at(99) - 0.2)
 
-    def layer_row(self, kt: int, cosl, box) -> None:
-        """(reviews 32b, 33, 33x: "layers 2-5: 0.96 to 0.97" was a small boxed line, naming
-        no head, the test at layer l never written) "For head 0's query at layers 2 to 5, the
-        same test gives 0.97, 0.97, 0.96 and 0.96": the stage is cleared but for the 0.76;
-        the test is written for any layer l; the 0.76 moves into a row of the test's values
-        by layer, under "layer 1"; each later value comes in as it is said, the same size;
-        "there ... barely": the pointer on the later ones."""
-        st, v, l = self.stage, self.v, self.layer
-        head = int(v.show.head)
-        vals = [float(x) for x in v.q_old_cos]
-        num0 = cosl[-1]
-        bk = " + b_Q^((l-1))" if any(bool(x.bias) for x in v.layers) else ""
-        gen = VGroup(txt(f"the same test at each layer l, head {head}'s query:", PS, T.TEXT),
-                     math(f"\"cos\"(X^((l)) W_Q^((l-1)){bk}, Q^((l-1)))", ML, T.Q)
-                     ).arrange(DOWN, buff=0.25)
-        gen.move_to([0, 1.1, 0])           # (the stage's middle: not one crowded top half)
-        n = len(vals)
-        step = min(1.8, (self.HOME_WIDTH - 2 * T.EDGE - 2.4) / max(1, n))
-        x_first = -(n - 1) * step / 2 + 0.6
-        yl, yv = -0.35, -1.15
-        rowname = VGroup(txt("layer l", PS, T.TEXT).move_to([0, yl, 0]),
-                         txt("cos", PS, T.TEXT).move_to([0, yv, 0]))
-        for m in rowname:
-            m.set_x(x_first - 1.0 - m.width / 2)
-        labs, nums = [], []
-        for i in range(n):
-            x = x_first + i * step
-            labs.append(txt(str(i + l), PS, T.TEXT).move_to([x, yl, 0]))
-            nums.append(num0 if i == 0 else
-                        Num(v.q_old_cos[i], decimals=2, size=ML, color=T.TEXT).move_to([x, yv, 0]))
-        self.keep_inside(VGroup(gen, rowname, *labs, *nums[1:]))
-        self.hold_until(self.cue_at(kt) - 0.3)
-        gone = [m for m in st.parts if m is not cosl]
-        gone += list(cosl[:-1])
-        if box is not None and self.on_screen(box) and box not in gone:
-            gone.append(box)
-        keep = {id(f) for f in num0.get_family()}
-        gone = [m for m in gone if id(m) not in keep]
-        self.vanish(*gone, run_time=0.5)
-        st.parts = []
-        self.play(num0.animate.move_to([x_first, yv, 0]), FadeIn(gen, shift=0.1 * DOWN),
-                  FadeIn(rowname), FadeIn(labs[0]), run_time=0.8)
-        box = self.frame_of(VGroup(labs[0], num0), buff=0.1)
-        self.play(FadeIn(box), run_time=0.3)
-        text = self.cue_text(kt)
-        at = self.values_said_at(kt, vals[1:], "gives", 0.6, need_duration=True)
-        for i in range(1, n):
-            self.hold_until(max(self.time, at[i - 1] - 0.3))
-            self.play(FadeIn(labs[i], shift=0.1 * DOWN), FadeIn(nums[i], shift=0.2 * LEFT),
-                      run_time=0.35)
-        later = VGroup(*labs[1:], *nums[1:])
-        if "barely" in text:
-            self.hold_until(self.when(kt, "barely") - 0.6)
-        self.repoint(box, later, 0.5, buff=0.1)
-        st.parts += [gen, rowname, *labs, *nums, box]
+    def qkv_lines(self, kk: int, m: dict) -> None:
+        """The new-X test as three lines of one form, Q's (its parts moving in from the row
+        test) then K's and V's, each number as cue kk says it."""
+        st, l = self.stage, self.layer
+        gw, mixed, kv, cosl = m["gw"], m["mixed"], m["kv"], m["cosl"]
 
-    def layer_table(self, kt: int, lines, headl, box) -> None:
-        """(review 33: layers 2-5 were one small line under three large numbers; the test at
-        layer l was never written) "At layers 2 to 5, the same test on the query gives 0.97,
-        0.97, 0.96 and 0.96": the key's and value's lines leave; the query's line is written
-        for any layer l; its 0.76 moves down into a row of the test's values by layer, under
-        "layer 1"; each later layer's value comes in as it is said, all at the same size."""
-        st, v, l = self.stage, self.v, self.layer
-        head = int(v.show.head)
-        vals = [float(x) for x in v.q_old_cos]
-        qline = lines[0]
-        num0 = qline[4]
-        bk = " + b_Q^((l-1))" if any(bool(x.bias) for x in v.layers) else ""
-        gen = VGroup(txt(f"the same test at each layer l (head {head}):", PS, T.TEXT),
-                     math(f"\"cos\"(X^((l)) W_Q^((l-1)){bk}, Q^((l-1)))", ML, T.Q)
-                     ).arrange(RIGHT, buff=0.25)
-        gen.move_to([0, qline.get_y(), 0])
-        n = len(vals)
-        step = min(2.0, (self.HOME_WIDTH - 2 * T.EDGE - 1.6) / max(1, n))
-        x_first = -(n - 1) * step / 2 + 0.6
-        yl, yv = lines[1].get_y() + 0.05, lines[2].get_y() - 0.1
-        rowname = VGroup(txt("layer", PS, T.TEXT).move_to([0, yl, 0]),
-                         txt("cos", PS, T.TEXT).move_to([0, yv, 0]))
-        for m in rowname:
-            m.set_x(x_first - 0.9 - m.width / 2)
-        labs, nums = [], []
-        for i, c in enumerate(vals):
-            x = x_first + i * step
-            labs.append(txt(str(i + 1), PS, T.TEXT).move_to([x, yl, 0]))
-            if i == 0:
-                nums.append(num0)
-            else:
-                nums.append(Num(v.q_old_cos[i], decimals=2, size=ML, color=T.Q).move_to([x, yv, 0]))
-        self.keep_inside(VGroup(gen, rowname, *labs, *nums[1:]))
-        self.hold_until(self.cue_at(kt) - 0.3)
-        gone = [lines[1], lines[2], headl, *qline[:4]]
-        if box is not None and self.on_screen(box):
-            gone.append(box)
-        self.vanish(*gone, run_time=0.4)
-        ids = {id(f) for m in gone for f in m.get_family()}
-        st.parts = [m for m in st.parts if id(m) not in ids and m is not lines]
-        self.play(num0.animate.move_to([x_first, yv, 0]), FadeIn(gen, shift=0.1 * DOWN),
-                  FadeIn(rowname), FadeIn(labs[0]), run_time=0.7)
-        box = self.frame_of(VGroup(labs[0], num0), buff=0.1)
-        self.play(FadeIn(box), run_time=0.3)
-        # each later value as it is said: its share of the sentence (digits as words); said
-        # as a range ("0.96 to 0.97"), the four come in one after another from "gives"
-        text = self.cue_text(kt)
-        at = self.values_said_at(kt, vals[1:], "gives", 0.5, need_duration=False)
-        for i in range(1, n):
-            self.hold_until(max(self.time, at[i - 1] - 0.3))
-            self.play(FadeIn(labs[i], shift=0.1 * DOWN), FadeIn(nums[i], shift=0.2 * LEFT),
-                      run_time=0.4)
-        later = VGroup(*labs[1:], *nums[1:])
-        kb = "barely" in text
-        if kb:
-            self.hold_until(self.when(kt, "barely") - 0.4)
-        self.repoint(box, later, 0.5, buff=0.1)
-        st.parts += [gen, rowname, *labs, *nums, box]
+        def test_line(K, num):
+            bk = f" + b_{K}^(({l - 1}))" if gw.has_b else ""
+            c = COLOR[K.lower()]
+            # "cos(", the new query's name, ", K^(l-1)" (the comma on its baseline), ") =", the
+            # number
+            return VGroup(math("\"cos\"(", ML, T.TEXT),
+                          math(f"{T.X_l(l)} W_{K}^(({l - 1})){bk}", ML, c),
+                          math(f", {K}^(({l - 1}))", ML, c),
+                          math(") =", ML, T.TEXT),
+                          Num(num, decimals=2, size=ML, color=c)
+                          ).arrange(RIGHT, buff=0.12)
+        lines = VGroup(*[test_line(K, n) for K, n in (("Q", mixed.cos_old), ("K", kv.k),
+                                                         ("V", kv.v))])
+        lines.arrange(DOWN, buff=0.4, aligned_edge=LEFT)
+        headl = txt(f"the new X with layer {l - 1}'s matrices (head {int(self.v.show.head)}, "
+                    f"{int(mixed.entries)} entries each):", CL, T.TEXT)
+        blk = VGroup(headl, lines).arrange(DOWN, buff=0.35, aligned_edge=LEFT)
+        blk.move_to([0, 0, 0]).align_to([0, st.proj_x.get_bottom()[1] - 0.5, 0], UP)
+        self.keep_inside(blk)
+        self.hold_until(self.cue_at(kk) - 0.3)
+        mlab, gql, num = m["mlab"], m["gql"], cosl[-1]
+        keep = {id(f) for x in (mlab, gql, num) for f in x.get_family()}
+        done = [x for x in (m["gw"], m["gx"], m["gq"], m["mrow"], m["link"], m["box"])
+                if id(x) not in keep]
+        self.vanish(*done, run_time=0.4)
+        words = VGroup(*cosl[:-1])
+        q_line = lines[0]
+        # (review 31: a lone 0.76 floated mid-screen) the number leaves its line as that
+        # line's words go, into the new line's place; then the two names come
+        self.play(num.animate.move_to(q_line[4].get_center()).set_color(T.Q), FadeOut(words),
+                  FadeIn(VGroup(q_line[0], q_line[2][0], q_line[3])),
+                  FadeIn(headl, shift=0.1 * DOWN), run_time=0.6)
+        self.remove(*words.get_family())
+        self.play(mlab.animate.move_to(q_line[1].get_center()),
+                  gql.animate.move_to(VGroup(*q_line[2][1:]).get_center()).set_opacity(1),
+                  run_time=0.6)
+        self.remove(*[f for x in (mlab, gql, num) for f in x.get_family()])
+        gone = {id(f) for x in (*done, cosl, mlab, gql) for f in x.get_family()}
+        st.parts = [x for x in st.parts if id(x) not in gone
+                    and not any(id(f) in gone for f in x.get_family())]
+        self.add(headl, q_line)
+        box = self.frame_of(VGroup(*lines[1][:4], *lines[2][:4]))
+        self.hold_until(self.when(kk, "key and value") - 0.3)
+        self.play(FadeIn(VGroup(*lines[1][:4], *lines[2][:4]), shift=0.1 * UP), FadeIn(box),
+                  run_time=0.5)
+        names = self.cue_text(kk)
+        self.hold_until(self.when(kk, "gives") + 0.1)
+        self.repoint(box, lines[1], 0.5, anims=[FadeIn(lines[1][4], shift=0.1 * UP)])
+        # the second number: where " and " follows "gives" in the sentence
+        gv = names.find("gives")
+        j = names.find(" and ", gv) if gv >= 0 else -1
+        cues = self.beat.get("cues") or []
+        dur = float(cues[kk].get("duration", 0.0)) if kk < len(cues) else 0.0
+        t_v = (self.cue_at(kk) + spoken_len(names[:j]) / max(1, spoken_len(names)) * dur
+               if j >= 0 else self.time + 0.6)
+        self.hold_until(t_v - 0.1)
+        self.repoint(box, lines[2], 0.5, anims=[FadeIn(lines[2][4], shift=0.1 * UP)])
+        st.parts += [headl, lines, box]
+        if "turn too" in names:
+            self.glide(box, lines, self.when(kk, "turn too") + 0.2, 0.6)
 
     def product(self, x, W, brow, bl, out, at, color, per: float, name=None,
                 together: bool = False):
@@ -2415,7 +2256,9 @@ class FreshQKVScene(StoryboardScene):
         """(review 32: the sweep was a number table with highlight boxes, a dashboard) the 2-D
         sketch of `fresh`, one step per layer: X^(l)'s arrow turns away from X^(l-1)'s (a
         ghost) by the step's true angle, the step's cosine comes out at the angle and moves
-        into a short list on the right ("cos with previous X"); for the next step the arrow
+        into a short list on the right ("cos with previous X"), the angle's mark shrunk
+        beside it with its degrees (round 35 reviews: a turn of 0.93 and one of 0.96 looked alike,
+        each seen alone); for the next step the arrow
         turns back to the sketch's base and dims into the ghost (the sketch is drawn from the
         X before: it says nothing about X^(0) against X^(6)). The voice's sentences lead:
         the first step, the middle steps, the last; the recipe line at the end."""
@@ -2453,12 +2296,18 @@ class FreshQKVScene(StoryboardScene):
                                                                   aligned_edge=LEFT)
         sk.next_to(o, DOWN, buff=0.3).align_to(o + 0.2 * LEFT, LEFT)
         self.keep_inside(sk)
-        # the list: one row per step, filled as each step's cosine arrives
-        lx, top = 3.1, 2.05
-        head = txt("cos with previous X", CL, T.TEXT).move_to([lx, top, 0])
+        # the list: one row per step, filled as each step's cosine arrives; beside each cosine
+        # its angle (round 35 reviews: 0.93 and 0.96 looked alike, each turn seen alone), the
+        # sketch's own angle mark moved there, the same size in every row, and its degrees
+        lx, top = 2.5, 2.05
+        head = VGroup(txt("cos with previous X", CL, T.TEXT).move_to([lx, top, 0]),
+                      txt("angle", CL, T.TEXT).move_to([lx + 2.3, top, 0]))
         dy = min(0.56, 3.5 / max(1, len(steps)))
         slots = [np.array([lx + 0.55, top - 0.6 - r * dy, 0.0]) for r in range(len(steps))]
         names = [label(s).move_to(slots[r] + 1.35 * LEFT) for r, s in enumerate(steps)]
+        # the angle marks' vertex in each row, and how much smaller than the sketch's they are
+        vertex = [sl + np.array([1.2, -0.17, 0.0]) for sl in slots]
+        shrink = 0.5
         self.stage.parts += [title, head]
         # the state the steps start from: its arrow along the base, its name under its tip
         start = steps[0] - 1
@@ -2542,12 +2391,20 @@ class FreshQKVScene(StoryboardScene):
                       run_time=0.4 if r == 0 or s == steps[-1] else 0.3)
             ghost.append(arc)
             self.hold_until(self.time + (0.5 if r == 0 or s == steps[-1] else 0.1))
-            # the cosine moves into its row, the row's name comes in beside it
-            # (its name comes in once it has landed: the number never passes over it)
+            # the cosine moves into its row, the angle's mark (its two sides and the arc) with it
+            # into the row's angle column, shrunk about its vertex; then the row's name and the
+            # angle in degrees come in beside them (the number never passes over its name)
+            mark = VGroup(Line(o, tip(0.0, 1.1), color=HL, stroke_width=2.5),
+                          Line(o, tip(ang, 1.1), color=HL, stroke_width=2.5), arc.copy())
+            deg = Num(v.angle_steps[s - 1], decimals=0, size=CL, color=T.TEXT, suffix="°")
+            deg.move_to(vertex[r] + np.array([0.75 + deg.width / 2, 0.17, 0.0]))
+            self.add(mark)
             self.play(num.animate.scale(0.75).move_to(slots[r]),
+                      mark.animate.scale(shrink, about_point=o).shift(vertex[r] - o),
                       run_time=0.5 if r == 0 or s == steps[-1] else 0.4)
-            self.play(FadeIn(names[r], shift=0.1 * RIGHT), run_time=0.2)
-            self.stage.parts += [num, names[r]]
+            self.play(FadeIn(names[r], shift=0.1 * RIGHT), FadeIn(deg, shift=0.1 * LEFT),
+                      run_time=0.25)
+            self.stage.parts += [num, names[r], mark, deg]
             if s == steps[-1]:
                 break
         self.stage.parts += [cur, cur_l, *ghost]
@@ -2565,8 +2422,12 @@ class FreshQKVScene(StoryboardScene):
             if self.caption is not None and rec.get_bottom()[1] < self.caption.get_top()[1] + 0.3:
                 rec.shift((self.caption.get_top()[1] + 0.3 - rec.get_bottom()[1]) * UP)
             self.keep_inside(rec)
-            self.play(FadeIn(rec, shift=0.1 * UP), run_time=0.6)
+            # (no pointer round it: it sits between the list and the caption) the formula
+            # first; "and its own matrices, ...": its second line, K and V, every layer l
+            self.play(FadeIn(rec[0], shift=0.1 * UP), run_time=0.6)
             self.stage.parts.append(rec)
+            self.hold_until(self.phrase_time("own matrices", self.time) - 0.2)
+            self.play(FadeIn(rec[1], shift=0.1 * UP), run_time=0.5)
         self.hold_until(self.cue_at(99) - 0.2)
 
     def check_grid(self):

@@ -67,6 +67,7 @@ class Mixed(View):
     w_cos: float         # cos(W_Q^(l) head 0, W_Q^(l-1) head 0), as lists of numbers
     w_cos_max: float     # the largest |cos| between any head's block of W_Q^(l) and of W_Q^(l-1)
     w_pairs: int         # how many pairs of heads that largest is taken over (n_heads^2)
+    w_cos_all: list[list[float]]   # every pair's cosine: [layer l's head][layer l-1's head]
     w_numbers: int       # how many numbers one head's block holds (d_model x d_head)
 
 
@@ -137,6 +138,7 @@ class Data(View):
     ln_input_lengths: list[float]
     std_lengths: list[float]
     cos_steps: list[float]
+    angle_steps: list[float]  # the same steps as angles, in degrees (arccos of cos_steps)
     q_old_cos: list[float]   # layer 1 on: the new-X test's cosine (`layers[l].q_mixed.cos_old`)
     check: Check
     layers: list[Layer]
