@@ -63,19 +63,21 @@ COL_WIDTH = 6.5            # a side slot
 COLUMN = (3.2, 3.2)        # a lens column's box (width, height)
 COLUMN_ROWS = 5            # tokens in a lens column (the plan keeps top_k, the bar chart shows all)
 RACE_BAR = 6.2             # the bar chart's bar at probability 1
-RACE_PITCH = 0.42          # its rows' spacing
+RACE_PITCH = 0.38          # its rows' spacing (r35: 0.42, less the room of the rank scale's
+                           # labels under Paris's row)
 RACE_FAST = (1.0, 3.0)     # seconds per shown state before the late window (a quick run)
-RACE_MOVE = 1.0            # ... of which the chart moves this long (two moves: data, re-sort), then holds still (short
-                           # slides, long holds: a frame caught mid-slide is rare)
+RACE_MOVE = 2.0            # ... of which the chart moves this long (two moves: data, re-sort,
+                           # the re-sort's lanes out, across and in), then holds still (r35,
+                           # review: at 1.0 the re-sorts were too fast to follow)
 RACE_THIN = 6              # a run longer than this many states ...
 RACE_STRIDE = 12           # ... shows every 12th one (ending on the beat's state): 2 stops
                            # each named by its own sentence (r31: X^(14)'s stop cut for length)
 RACE_SLOW = (1.0, 3.0)     # seconds per layer in the window: the beat's time shared, in this range
-RACE_SLIDE = 1.2           # ... of which the chart moves at most this long (the first slide, said, too)
+RACE_SLIDE = 2.0           # ... of which the chart moves at most this long (the first slide, said, too)
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
 GUIDE_GAP = 0.25           # the space guide line over the lens boxes
 SLOW_UPDATES = 2           # the opening's updates shown one by one before the fast-forward
-RACE_SAID = 1.8            # the step the voice describes ("slides as it moves"), slow
+RACE_SAID = 2.2            # the step the voice describes ("slides as it moves"), slow
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 POINT_TIME = 1.0           # ... and for the pointer at the answer as it enters the top k
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
@@ -83,6 +85,7 @@ PIPE_BOX = (3.1, 1.45)     # a step of the lens: its words on top, what it does 
 PIPE_GAP = 0.45            # between the steps (their arrows)
 LABEL_MARGIN = 0.6         # a text's least distance from the frame's side (~36 px at 854x480)
 PIPE_TEXT = T.LABEL_SIZE   # the steps' words (at the small size they were ~10 px)
+BIG_PROMPT = 1.6           # the prompt said in the middle of the stage, at most this scale
 
 
 def _at_once(t: float) -> float:
@@ -161,12 +164,10 @@ CAPTION_CUES = {"climb": "Then it climbs", "prompts": "Here are"}
 
 
 def answer_focus(race) -> VGroup:
-    """Paris's row and its rank, without the trail of its earlier ranks (a box round those
-    spanned the chart's lower rows)."""
-    row = race.extra[0]
-    if len(row) == 2 and getattr(row[1], "trailed", False):
-        return VGroup(row[0], row[1][0])
-    return row
+    """Paris's row: its name, its rank scale (the ticks' ranks under it) and its rank (a box
+    round the name and the rank alone cut through the scale's tick labels)."""
+    spark = getattr(race, "spark", None)
+    return VGroup(race.extra[0], *([spark] if spark is not None else []))
 
 
 class LogitLensScene(StoryboardScene):
@@ -420,22 +421,35 @@ class LogitLensScene(StoryboardScene):
                 # rank sentence that needs it, not with the prompt (0:30-0:47 held it, the
                 # lens's name and the steps all at once); its place kept by an empty group
                 fresh_panel.submobjects[1] = VGroup()
+            take = self.cue_with("Take X", None) if why else None
+            small = fresh_panel[0]
+            if take is not None:
+                # r35 (review: "a ~6-s near-empty stage" while the prompt is said): the prompt
+                # is said large, in the middle of the stage, then moves up to its line (the
+                # same glyphs, moved and scaled: nothing redrawn) as the stream is taken
+                shown = small.copy()
+                small.set_opacity(0.0)
             self.lens_panel_mob = self.put("wide", fresh_panel)
-            if why:     # r32 "our prompt is The capital of France is, and the lens reads its
-                # last token, is": the prompt boxed while it is said (the stage held it
-                # alone, unpointed, for ~4 s)
-                take = self.cue_with("Take X", None)
-                if take is not None:
-                    # r32b (review: "the stream X^(7) is never tied to the token is"): the
-                    # prompt boxed over the sentence's first half, then its last token alone
-                    # ("... reads its last token, is"), from which the stream dot then drops
-                    span = self.cue_at(take) - self.time
-                    word = self.focus_glyphs(fresh_panel[0])
-                    self.emphasize(fresh_panel[0], run_time=max(1.0, (0.55 if word is not None
-                                                                      else 1.0) * span - 0.3))
-                    if word is not None:
-                        self.emphasize(word, run_time=max(1.0, self.cue_at(take) - self.time
-                                                          - 0.3))
+            if take is not None:     # r32 "our prompt is The capital of France is, and the
+                # lens reads its last token, is": the prompt boxed while it is said, then
+                # (r32b, review: "the stream X^(7) is never tied to the token is") its last
+                # token alone, from which the stream dot then drops
+                shown.move_to(small)
+                big = shown.copy()
+                big.scale(min(BIG_PROMPT, (self.HOME_WIDTH - 2 * LABEL_MARGIN) / big.width))
+                big.move_to([0, self.frames.get_center()[1], 0])
+                self.play(FadeIn(big, shift=0.1 * UP), run_time=0.5)
+                span = self.cue_at(take) - self.time
+                word = self.focus_glyphs(big)
+                self.emphasize(big, run_time=max(1.0, (0.55 if word is not None
+                                                       else 1.0) * span - 0.3))
+                if word is not None:
+                    self.emphasize(word, run_time=max(1.0, self.cue_at(take) - self.time
+                                                      - 0.3))
+                self.hold_until_cue(take)
+                self.play(Transform(big, shown.copy()), run_time=0.6)
+                self.remove(big)
+                small.become(shown)
             # r31: the guide, out of the panel while it waits, is placed by the column places
             # as the panel now stands (left out of the panel's move, it sat on the lens box's
             # top edge), ~15 px over them
@@ -860,6 +874,11 @@ class LogitLensScene(StoryboardScene):
             race.step(self, target, self.quick(0.1, 1.5))
         fast = [l for l in steps if l < start]
         slow = [l for l in steps if l >= start]
+        if slow and len(fast) > 1:
+            # r35 (review: "X21-X23 re-sort fast"): before the window the chart jumps, as the
+            # run's stops did, straight to the state the window starts from; the states in
+            # the window are stepped through one by one
+            fast = fast[-1:]
         cues = self.beat.get("cues") or []
         if fast:
             if not slow and len(cues) >= 3:
@@ -998,10 +1017,10 @@ class LogitLensScene(StoryboardScene):
         answer, counter, dot = race.extra
         # the head's X^(l) moves to the counter (its words fade); Paris's name, rank and
         # probability move whole to the answer's row, whose bar grows from its start
-        if len(answer) == 2:
+        if len(answer) == 2:        # (its probability is not on its row: r35, the row's
+            # track is its rank scale, which comes with the chart's fixed parts)
             said = [carry(rank[0], answer[0].name), carry(VGroup(*rank[1:]), answer[1]),
-                    carry(prob[1], answer[0].num), FadeOut(prob[0], rate_func=_gone_soon),
-                    GrowFromEdge(answer[0].bar, LEFT)]
+                    FadeOut(prob, rate_func=_gone_soon)]
         else:
             said = fade_swap(VGroup(rank, prob), answer)
         # the prompt line and the depth ruler move to their places in the chart's panel; the

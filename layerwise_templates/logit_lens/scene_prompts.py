@@ -252,7 +252,8 @@ def beat_prompts(scene, v) -> None:
                                      color=MEDIAN), buff=0.08),
                  UP + LEFT, 0.55),
                 (Dot(mp.pt(l, float(p.items[0].ranks[l])), radius=0.05, color=T.HIGHLIGHT),
-                 inline(txt("Paris", T.LABEL_SIZE, T.HIGHLIGHT),
+                 inline(txt(str(p.items[0].answer.display), T.LABEL_SIZE, T.HIGHLIGHT,
+                            mono=True),
                         Num(v.layers[l].rank, decimals=0, size=T.LABEL_SIZE,
                             color=T.HIGHLIGHT), buff=0.08),
                  DOWN, 0.72)]
@@ -303,7 +304,9 @@ def beat_prompts(scene, v) -> None:
             it = p.items[i]
             words = str(it.sentence).split()
             short = str(it.sentence) if len(words) <= 2 else words[0].rstrip(",") + " …"
-            name = txt(f"{str(it.answer.text).strip()}  ({short})", T.LABEL_SIZE, T.TEXT)
+            # (the answer as a token, ␣ and all, as in the list and the legend: r35)
+            name = inline(txt(str(it.answer.display), T.LABEL_SIZE, T.TEXT, mono=True),
+                          txt(f"({short})", T.LABEL_SIZE, T.TEXT), buff=0.14)
             l0 = int(it.top_from)
             spot = mp.pt(l0, float(it.ranks[l0]))
             dot = Dot(spot, radius=0.07, color=T.TEXT)
@@ -325,6 +328,15 @@ def beat_prompts(scene, v) -> None:
                        *([Create(lead)] if l0 > 2 else []), FadeIn(name, shift=0.1 * UP),
                        run_time=0.6)
             scene.adopt(plot, VGroup(dot, ring, lead, name))
+            # r35: "... is in the top 10 from X 1": its line traced from there to the end
+            # while that is said (the chart held still ~3.4 s a prompt)
+            until = (at(early_at) + 0.55 * span if k < len(early) - 1
+                     else scene.cue_at(n_cues)) - 0.3
+            if until - scene.time > 0.8:
+                stays = VMobject(stroke_color=T.TEXT, stroke_width=5).set_points_as_corners(
+                    [mp.pt(l, float(r)) for l, r in enumerate(it.ranks) if l >= l0])
+                scene.play(ShowPassingFlash(stays, time_width=0.5),
+                           run_time=min(3.0, until - scene.time))
     scene.spread_from = plot        # what the spread plots replace (a beat of their own)
 
 
@@ -357,6 +369,9 @@ def spread_pair(scene, v) -> "SpreadPlots":
         for box in pair.group:
             box.set_y(scene.top - box.height / 2 - 0.05)
             box.shift(RIGHT * (SPREAD_X - pair.axes_x(box)))   # by its axes
+        # (r35: the two axes exactly in one place: one chart turns into the other on them)
+        ent, kl = pair.group
+        ent.shift(kl[2].axes.c2p(0, 0) - ent[2].axes.c2p(0, 0))
         pair.lines = pair.curves()
     return pair
 
@@ -493,20 +508,8 @@ def kl_part(scene, v, gone: list) -> None:
     L = pair.L
     ent_box = pair.group[0]
     if ent_box in gone and ent_box in scene.mobjects:
-        # from the entropy chart: the same x axis stays; its marks and line leave, the y
-        # axis and the title turn into KL's (no blank frame between the two charts)
-        gone = [m for m in gone if m is not ent_box]
-        base, extra = list(ent_box.submobjects[:4]), list(ent_box.submobjects[4:])
-        scene.remove(ent_box)
-        scene.add(*base, *extra)
-        # (the old title gone before the new one comes: never one drawn over the other)
-        scene.play(*[FadeOutPlace(m) for m in gone + extra + base[:2]], run_time=0.45)
-        scene.play(ReplacementTransform(base[2], kl_box[2]),
-                   ReplacementTransform(base[3], kl_box[3]),
-                   FadeIn(kl_box[0], shift=0.2 * UP), FadeIn(kl_box[1], shift=0.2 * UP),
-                   run_time=0.9)
-        scene.remove(*kl_box.submobjects)
-        scene.add(kl_box)
+        # from the entropy chart: the same x axis stays (`turn_chart`)
+        turn_chart(scene, ent_box, kl_box, [m for m in gone if m is not ent_box])
     else:
         if gone:
             scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.3)
@@ -523,9 +526,27 @@ def kl_part(scene, v, gone: list) -> None:
                                   Create(kl, rate_func=linear, run_time=draw)))
         scene.add(kl_box)
     # (it lights up, no box: r30's box cut the title's descenders and touched the y axis)
-    scene.play(pair.subs[1].animate.set_color(T.TEXT), run_time=0.5)
-    scene.hold_until(at(nat_at) - 0.5)
-    scene.play(pair.subs[1].animate.set_color(T.MUTED), run_time=0.4)
+    # r35 (review: "KL's direction is unsaid"): "its direction: each token's log
+    # probability, the output's minus the lens's, weighted by the output's probability": the
+    # formula's log term lit and underlined as it is said, then its weight
+    sub = pair.subs[1]
+    said = scene.cue_with("Its direction", None)
+    if said is not None and said < nat_at and len(sub) == len(KL_TERMS):
+        scene.hold_until(at(said))
+        marks = []
+        for part, share in ((sub[2], 0.0), (sub[1], 0.55)):
+            scene.hold_until(at(said) + share * (at(nat_at) - at(said)))
+            under = Line(part.get_corner(DOWN + LEFT), part.get_corner(DOWN + RIGHT),
+                         stroke_color=T.TEXT, stroke_width=2).shift(0.05 * DOWN)
+            scene.play(part.animate.set_color(T.TEXT), Create(under), run_time=0.8)
+            marks.append(under)
+        scene.hold_until(at(nat_at) - 0.5)
+        scene.play(sub.animate.set_color(T.MUTED), *[FadeOut(m) for m in marks],
+                   run_time=0.4)
+    else:
+        scene.play(sub.animate.set_color(T.TEXT), run_time=0.5)
+        scene.hold_until(at(nat_at) - 0.5)
+        scene.play(sub.animate.set_color(T.MUTED), run_time=0.4)
     scene.adopt(kl_box, kl)
     # r32 "each nat is a factor of about 2.7: at 19.4 nats, where the median starts, ...":
     # the scale's anchor is the start's point, marked with its number as it is said
@@ -535,7 +556,10 @@ def kl_part(scene, v, gone: list) -> None:
     # 20"): the start's nats as a factor, written under the line right of its point as the
     # voice says it, what is divided by what under it; the box round the formula (off the
     # y axis), over the whole sentence
-    scale = nat_scale(v).next_to(pair.series[1][0].axes.c2p(4.0, 17.0), DOWN + RIGHT, buff=0)
+    ax1 = pair.series[1][0].axes
+    scale = nat_scale(v).next_to(ax1.c2p(1.5, float(v.prompts.median_kl[0]) - 3.5),
+                                 DOWN + RIGHT, buff=0)
+    clear_of_line(scale, kl, ax1.c2p(0, 0)[1])
     scene.play(FadeIn(scale, shift=0.1 * UP), run_time=0.6)
     scene.emphasize(scale, run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
     scene.adopt(kl_box, kl_marks[0])
@@ -563,8 +587,11 @@ def kl_part(scene, v, gone: list) -> None:
     first = falling[1]
     scene.play(Create(level), run_time=0.8)
     zero_at = at(kl_drop + 1) if kl_drop == kl_nums else t_b + 0.55 * (t_c - t_b)
-    scene.emphasize(first, run_time=max(1.0, zero_at - scene.time - 0.2),
-                    extra=[FadeIn(first, scale=1.5)])
+    # (r35, review: "the KL chart's box touches the curve": an arrow from above right, off
+    # the line and the dashed level, not a box round a point on them)
+    scene.play(FadeIn(first, scale=1.5), run_time=0.5)
+    point_at(scene, first, run_time=max(1.0, zero_at - scene.time - 0.2),
+             direction=(UP + RIGHT) / pymath.sqrt(2))
     scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.6)
     # (its number boxed, not the point: the point sits on the axis over the tick "30")
     scene.emphasize(kl_marks[2][1], run_time=max(1.0, t_c - scene.time - 0.3))
@@ -610,9 +637,17 @@ def kl_part(scene, v, gone: list) -> None:
     # itself is outlined and deepened, its edges the shading's (the last "0.0" sits inside)
     scene.play(band.animate.set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0),
                run_time=0.6)
+    # r35: "... is the lens's match with the output": the line's fall in the shade traced
+    # while it is said (the frame held still ~7 s over the sentence)
+    conf = scene.cue_with("Not its confidence", None)
+    stop = at(conf) if conf is not None and conf < n_cues else end
+    fall = VMobject(stroke_color=T.POINTER, stroke_width=6).set_points_as_corners(
+        [falling[0].get_center(), *[d.get_center() for d in falling[1:]]])
+    if stop - scene.time > 1.3:
+        scene.play(ShowPassingFlash(fall, time_width=0.6),
+                   run_time=min(3.0, stop - scene.time - 0.3))
     # r32b: "not its confidence: the median entropy ... is lowest at X^(20), 0.54 nats": the
     # two numbers written under the curve's early part as said (no chart of its own)
-    conf = scene.cue_with("Not its confidence", None)
     if conf is not None and conf < n_cues:
         # r33b (review: "the entropy inset sits in the KL plot, no y axis, its own x range"):
         # the KL chart clears and becomes the entropy chart on the same x axis (the states
@@ -623,22 +658,8 @@ def kl_part(scene, v, gone: list) -> None:
         t0, t1 = scene.time, end
         ent_box = pair.group[0]
         ent, ent_marks = pair.lines[0]
-        keep = {id(band), id(name)}
-        extra = [m for m in kl_box.submobjects[4:] if id(m) not in keep]
-        base = list(kl_box.submobjects[:4])
-        scene.remove(kl_box)
-        scene.add(*base, band, name, *extra)
-        new_band = bands[0].set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0)
-        scene.play(*[FadeOutPlace(m) for m in extra + base[:2]], run_time=0.45)
-        scene.play(ReplacementTransform(base[2], ent_box[2]),
-                   ReplacementTransform(base[3], ent_box[3]),
-                   ReplacementTransform(band, new_band),
-                   FadeIn(ent_box[0], shift=0.2 * UP), FadeIn(ent_box[1], shift=0.2 * UP),
-                   run_time=0.9)
-        scene.remove(*ent_box.submobjects)
-        scene.add(ent_box)
+        turn_chart(scene, kl_box, ent_box, [], keep=[band, name])
         scene.slots["wide"] = ent_box
-        scene.adopt(ent_box, new_band, name)
         scene.play(Create(ent, rate_func=linear), run_time=max(1.0, 0.25 * (t1 - t0)))
         scene.adopt(ent_box, ent)
         lo = ent_marks[0]                       # the median's low, X^(20), "median 0.54"
@@ -654,7 +675,46 @@ def kl_part(scene, v, gone: list) -> None:
     scene.hold_until(end - 0.2)
 
 
-CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth (in GPT-2-style models)."
+def turn_chart(scene, old_box, new_box, gone: list, keep=()) -> None:
+    """One median chart clears into the other on the same axes (r35, review: "KL and the
+    entropy chart cross-fade into each other"): first all that is the old chart's own leaves
+    (its title, its y scale and grid, its line and marks, and `gone`); then the new chart's
+    title and y scale come. The axes' lines, the states under them and the axis's name are
+    the same in both (`spread_pair` puts the axes in one place) and stay, as does `keep` (the
+    shaded layers, which become the new chart's)."""
+    head, sub, ax, name = old_box.submobjects[:4]
+    extra = [m for m in old_box.submobjects[4:] if all(m is not k for k in keep)]
+    leaving = [head, sub, ax.grid, ax.y_labels, *extra, *gone]
+    scene.remove(old_box)
+    scene.add(ax.axes, ax.x_labels, name, *keep, *leaving)
+    scene.play(*[FadeOutPlace(m) for m in leaving], run_time=0.5)
+    n_head, n_sub, n_ax, n_name = new_box.submobjects[:4]
+    scene.remove(ax.axes, ax.x_labels, name)
+    scene.add(n_ax.axes, n_ax.x_labels, n_name)
+    scene.play(FadeIn(n_head, shift=0.1 * UP), FadeIn(n_sub, shift=0.1 * UP),
+               FadeIn(n_ax.grid), FadeIn(n_ax.y_labels), run_time=0.6)
+    scene.remove(*[m for part in (n_head, n_sub, n_ax, n_name) for m in part.get_family()])
+    scene.add(new_box)
+    scene.adopt(new_box, *keep)
+
+
+def clear_of_line(mob, line, floor: float, pad: float = 0.25) -> None:
+    """Move `mob` down until no point of `line` (a chart's polyline) is within `pad` of it
+    (the box a pointer draws round it included), or until it would reach `floor` (r35,
+    review: "the KL chart's box touches the curve")."""
+    corners = line.get_anchors()
+    pts = [a + (b - a) * t for a, b in zip(corners, corners[1:]) for t in (0.0, 0.25, 0.5, 0.75)]
+
+    def touches() -> bool:
+        lo, hi = mob.get_corner(DOWN + LEFT) - pad, mob.get_corner(UP + RIGHT) + pad
+        return any(lo[0] < p[0] < hi[0] and lo[1] < p[1] < hi[1] for p in pts)
+    while touches() and mob.get_bottom()[1] - 0.1 > floor + pad:
+        mob.shift(DOWN * 0.1)
+
+
+KL_TERMS = ("Σ over tokens:", "p_output ×", "log(p_output ÷ p_lens);", "0 = they agree")
+
+CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth."
 
 
 def here_claim(v) -> str:
@@ -720,17 +780,21 @@ GUESS_PITCH = 0.44        # its rows' spacing (the two cards fill the stage's he
 
 def window_name(v, why: bool = False) -> VGroup:
     """The name of the shaded late window, under an axis: "last 7 layers"; on a median chart
-    (`why`) it says it is shaded: "shaded: the last 7 layers" (r31: not "Paris's climb", one
-    prompt's window, on a chart of medians)."""
-    return inline(txt("last", T.LABEL_SIZE, T.TEXT),
-                  Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
-                  txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12) if not why else \
-        inline(txt("shaded: the last", T.LABEL_SIZE, T.TEXT),
-               Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
-               # r33 (review: "a window from one prompt on a median chart; the caption does
-               # not say so"): whose climb it is
-               txt("layers (" + str(v.answer.display).replace("␣", "").strip()
-                   + "'s climb)", T.LABEL_SIZE, T.TEXT), buff=0.12)
+    (`why`) it says it is shaded, and by which rule (the plan's: the layers from which the
+    answer's rank stays under the threshold, r35, review: "say the rule by which the shade
+    was chosen"): "shaded: Paris's / rank < 1,000 / after each layer", three lines beside
+    the shade (under the axis it ran into the axis's name)."""
+    if not why:
+        return inline(txt("last", T.LABEL_SIZE, T.TEXT),
+                      Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
+                      txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12)
+    whose = str(v.answer.display).replace("␣", "").strip()
+    return VGroup(txt(f"shaded: {whose}'s", T.LABEL_SIZE, T.TEXT),
+                  inline(txt("rank <", T.LABEL_SIZE, T.TEXT),
+                         Num(v.window.threshold, decimals=0, size=T.LABEL_SIZE, color=T.TEXT,
+                             style="group"), buff=0.12),
+                  txt("after each layer", T.LABEL_SIZE, T.TEXT)
+                  ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
@@ -744,8 +808,10 @@ def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
 
 
 WINDOW_PAD = 0.3
+BAND_TOP = 0.94      # the shade's top, as a share of its axis's
 TOP_NAME_AT = 17.5   # the dashed top-10 line's name ends here (a state index)
-SPREAD_X = -0.4           # the spread axes' centre (the notes right of them fit the frame)
+SPREAD_X = -0.8           # the spread axes' centre (the notes right of them fit the frame:
+                          # r35, the shade's rule in three lines beside it)
 
 
 def sweep_in(band: Rectangle):
@@ -804,8 +870,9 @@ class SpreadPlots:
         for series, title, what, early, decimals in (
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "its guesses' spread: 0 = one token sure", L - 3, 2),
-                (p.median_kl, "median KL from the final output (nats)",
-                 "0 = the lens agrees with the output", L - 7, 1)):
+                # r35 (review: "KL's direction is unsaid"): which distribution weighs
+                (p.median_kl, "median KL(output ‖ lens), in nats",
+                 KL_TERMS, L - 7, 1)):
             vals = [float(x) for x in series]
             # r31b: the entropy axis reaches our prompt's X^(29) too (its 4.37 travels to
             # its point there; the axis topped out at ~2.6, under it)
@@ -825,8 +892,10 @@ class SpreadPlots:
                 ax.y_labels.submobjects[i] = txt(str(t), T.LABEL_SIZE, T.MUTED, mono=True
                                                  ).move_to(lab, aligned_edge=RIGHT)
             head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
-            sub = txt(what, T.LABEL_SIZE, T.MUTED).next_to(head, DOWN, buff=0.08
-                                                           ).align_to(head, LEFT)
+            # (a formula in its terms, each lit as it is said: `kl_part`)
+            sub = (txt(what, T.LABEL_SIZE, T.MUTED) if isinstance(what, str) else
+                   inline(*[txt(w, T.LABEL_SIZE, T.MUTED) for w in what], buff=0.12))
+            sub.next_to(head, DOWN, buff=0.08).align_to(head, LEFT)
             name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                           x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
             name.next_to(ax.x_labels, DOWN, buff=0.12).align_to(ax.axes, LEFT)
@@ -893,11 +962,12 @@ class SpreadPlots:
                 elif l == lo:      # KL's first point: its number right of the y axis
                     n.next_to(d, DOWN + RIGHT, buff=0.04)
                 elif l == self.L - 1 and l != peak:
-                    # the last point, on the x axis: its number well above it (r30: beside
-                    # it, its box covered the tick "30" under the point)
-                    n.next_to(d, UP, buff=0.3).shift(LEFT * 0.2)   # inside the shade
-                else:
-                    n.next_to(d, side, buff=0.08)
+                    # the last point, on the x axis: its number above and right of it (r30:
+                    # beside it, its box covered the tick "30" under the point; r35, review:
+                    # above it, its box touched the line coming down into the point)
+                    n.next_to(d, UP + RIGHT, buff=0.15)
+                else:       # (r35: clear of the line, its box too)
+                    n.next_to(d, side, buff=0.2)
                 marks.add(VGroup(d, n))
             self.low.append(lo)
             out.append((line, marks))
@@ -914,11 +984,12 @@ class SpreadPlots:
                            stroke_opacity=0.7)
         bands, names = [], []
         for i, (ax, _, vals, _, _) in enumerate(self.series):
-            # (a little under the axis's top: at its top it touched the line under the title)
-            bands.append(window_band(ax.axes.c2p, v, 0, max(vals) * 1.08))
-            # under the axis's tick numbers, right-aligned with the band (the axis's name is
-            # left of it on that line): inside the band it sat on the line or beside "29.4"
-            name = window_name(v, why=True).next_to(ax.x_labels, DOWN, buff=0.12).align_to(
-                bands[-1], RIGHT)
+            # (a little under the axis's top: at its top it touched the line under the title;
+            # the same share of each axis, so it stays as one chart turns into the other)
+            bands.append(window_band(ax.axes.c2p, v, 0, BAND_TOP * self.tops[i]))
+            # right of the band, level with its top (r35: under the axis it ran into the
+            # axis's name; inside the band it sat on the line or beside "29.4")
+            name = window_name(v, why=True).next_to(bands[-1], RIGHT, buff=0.2).align_to(
+                bands[-1], UP)
             names.append(name)
         return level, bands, names

@@ -151,6 +151,7 @@ class Weights(View):
 class Window(View):
     start: int
     size: int
+    threshold: int      # the rank the answer stays under from `start` on (the shade's rule)
 
 
 class Data(View):
