@@ -308,3 +308,5 @@ def test_the_zoomed_scale_holds_the_steps(built):
     w = zoom_axis([0.41, 0.95])
     assert len(w["ticks"]) <= 8 and w["ticks"][0] <= 0.41 and w["ticks"][-1] >= 0.95
     assert set(w["labels"]) <= set(w["ticks"])
+    # nothing past 1 (a pair already all but parallel)
+    assert zoom_axis([0.995, 0.999])["range"][1] == 1.0

@@ -56,12 +56,13 @@ ZOOM_MARGIN = 0.004                          # room past the extreme cosines on 
 def zoom_axis(values: list[float], most: int = 8) -> dict:
     """A cosine scale zoomed onto `values` (the two banks' cosine after each step of a
     layer): the finest tick step that gives at most `most` ticks, from a tick under the lowest
-    value to one over the highest; every other tick labelled from the lowest (more than 4
+    value to one over the highest (within -1 and 1); every other tick labelled from the lowest (more than 4
     ticks), else each. `range` [lo, hi], `ticks`, `labels` (a subset of the ticks)."""
     lo_v, hi_v = min(values) - ZOOM_MARGIN, max(values) + ZOOM_MARGIN
     for step in ZOOM_STEPS:
-        lo = step * math.floor(lo_v / step + 1e-9)
-        hi = step * math.ceil(hi_v / step - 1e-9)
+        # a cosine lies in [-1, 1]: the scale stops there
+        lo = max(-1.0, step * math.floor(lo_v / step + 1e-9))
+        hi = min(1.0, step * math.ceil(hi_v / step - 1e-9))
         n = int(round((hi - lo) / step))
         if n + 1 <= most:
             break
@@ -96,24 +97,27 @@ SCORE_DECIMALS = 1  # the scores of the one-head softmax step
 
 
 def softmax_step(trace: Trace, pos: list[int], look: dict, heads: list[dict]) -> dict | None:
-    """One head's weights made, once, for sentence 1's focus word (its first token) at layer 0
-    (analysis.attention_steps): the head that `contrast_heads` ranks first (else the one with the
-    most weight on the heaviest word), its scores q.k/sqrt(d_head) and softmax weights for every
-    key, and the two keys the scene writes out: the heaviest word and the start marker (or the
-    second heaviest word). None without a word to read."""
+    """One head's weights made, once, for sentence 1's focus word (its last token: in a decoder
+    it sees every key its other tokens see) at layer 0 (analysis.attention_steps): the head that
+    `contrast_heads` ranks first (else the one with the most weight on the heaviest word), its
+    scores q.k/sqrt(d_head) and softmax weights for every key (a masked key's score None), and
+    the two keys the scene writes out: the heaviest word and the start marker (or the second
+    heaviest word), those the query sees. None without a word to read."""
     if not look["words"]:
         return None
     j = int(look["words"][0])
     rows = np.asarray(look["heads"])
     h = int(heads[0]["head"]) if heads else int(np.argmax(rows[:, j]))
-    st = query_steps(trace, 0, h, pos[0])
+    st = query_steps(trace, 0, h, pos[-1])
     special = [k for k in range(len(trace.tokens)) if k not in pos and k not in look["words"]]
     other = special[0] if special else (int(look["words"][1]) if len(look["words"]) > 1 else None)
-    keys = [j] + ([other] if other is not None else [])
+    keys = [k for k in (j, other) if k is not None and st["scores"][k] is not None]
+    if not keys:
+        return None
     for k in keys:
         stable(st["scores"][k], SCORE_DECIMALS, f"data.entered.softmax.scores[{k}]")
         stable(st["weights"][k], DECIMALS, f"data.entered.softmax.weights[{k}]")
-    return {"sentence": 0, "head": h, "query": int(pos[0]), "keys": keys,
+    return {"sentence": 0, "head": h, "query": int(pos[-1]), "keys": keys,
             "scores": st["scores"], "weights": st["weights"],
             "d_head": int(trace.spec.d_head), "score_decimals": SCORE_DECIMALS}
 

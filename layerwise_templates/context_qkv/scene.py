@@ -94,6 +94,7 @@ PIECE = T.TEXT                      # the notes on the pieces: plain text (the p
 SENT = [ManimColor("#96E632"), ManimColor("#EE44E0")]
 W_ROW = 0.62                        # the W^(l) boxes' row over the wide chart
 RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
+GAUGE_H = 2.6                       # the zoomed cosine scale's least height
 
 
 def on_lines(m, lines, pad: float = 0.0) -> bool:
@@ -2673,11 +2674,27 @@ class ContextQKVScene(StoryboardScene):
             ticks.add(tk)
         name = VGroup(txt("cos, zoomed in", L_, T.TEXT),
                       txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
-        name.next_to(bar, DOWN, buff=0.2)
+        name.next_to(bar, DOWN, buff=0.2)           # (`place_name` may move it)
         dot = Dot([x, y_of(self.v.entered.stages[0].cos), 0], radius=0.11, color=T.TEXT)
         g = VGroup(bar, ticks, name, dot)
         g.bar, g.ticks, g.name, g.dot, g.y_of, g.x = bar, ticks, name, dot, y_of, x
         return g
+
+    def place_name(self, gz: VGroup, clear: list) -> None:
+        """The zoomed scale's name under its bar, else right of its top, else right of its
+        bottom: the first place above the caption and clear of `clear` (a teacher's stacked
+        sentences push the boxes, and the bar beside them, down to the caption)."""
+        name, bar = gz.name, gz.bar
+        spots = [lambda: name.next_to(bar, DOWN, buff=0.2),
+                 lambda: name.next_to(bar.get_top(), RIGHT, buff=0.3).align_to(bar, UP),
+                 lambda: name.next_to(bar.get_bottom(), RIGHT, buff=0.3).align_to(bar, DOWN),
+                 lambda: name.next_to(VGroup(bar, *clear), DOWN, buff=0.2).align_to(bar, LEFT)]
+        for put in spots:
+            put()
+            if name.get_bottom()[1] >= self.caption_top() + 0.1 and not any(
+                    overlaps(name, m, 0.08) for m in clear):
+                return
+        spots[0]()
 
     def rest_of_block(self, y_top: float) -> VGroup:
         """The rest of layer 0 after attention's add, on a stage of its own, one box per step
@@ -2759,7 +2776,10 @@ class ContextQKVScene(StoryboardScene):
                    max([r.width for r in reads if len(r)] + [1.0])) if len(boxes) else x0 + 1
         gz = None
         if len(boxes):
-            gz = self.gauge(boxes[0].get_top()[1], boxes[-1].get_bottom()[1], right_r + 1.6)
+            # never shorter than GAUGE_H (a pre-norm block is one box: its ticks crowded)
+            top_ = boxes[0].get_top()[1]
+            gz = self.gauge(top_, min(boxes[-1].get_bottom()[1], top_ - GAUGE_H),
+                            right_r + 1.6)
         scale = gz if gz is not None else VGroup()
         # out, right of the scale, level with the dot's last place (its cosine is the out's)
         out = inline(txt("out: the two", L_, T.TEXT),
@@ -2781,6 +2801,8 @@ class ContextQKVScene(StoryboardScene):
         low = self.caption_top() + 0.2 - note.get_bottom()[1]
         if low > 0:                         # no room under it: both up
             VGroup(out, note).shift(UP * low)
+        if gz is not None:
+            self.place_name(gz, [out, note])
         # the boxes' column (and the out beside it) in the middle of the frame
         blocks = VGroup(head, parts, arrows, reads, skip, scale)
         g = VGroup(blocks, out, note)
