@@ -123,9 +123,11 @@ def test_narration_quotes_the_plan(built):
     c = d["cos"]
     assert all(c["q"][l] > c["x"][l] for l in range(1, L + 1))
     lo = low["layer"]
+    # the shared bias said with the matrix (review 34b: it pulls the cosines too)
     assert ("the queries stay a little closer than X, and at layers 1 to 4 the values part "
-            "further. A matrix stretches some directions more than others, so it can widen or "
-            "narrow a difference; how each W does so is not measured here.") in text
+            "further. A matrix stretches some directions more than others, and its bias adds "
+            "the same vector to both, so a layer can widen or narrow a difference; how each "
+            "does so is not measured here.") in text
     assert all(c["v"][l] < c["x"][l] for l in range(1, 5))
     assert "But no matrix makes two equal inputs differ" in text
     assert c["v"][lo] < c["x"][lo] < c["q"][lo]
@@ -263,3 +265,48 @@ def test_entries_near_a_rounding_boundary_get_one_more_decimal():
     rows, decimals = _entries([[[0.1234, -0.5]], [[-11.094941, 0.5]]], "data.first.in")
     assert decimals == [2, 3]           # -11.094941: within float noise of -11.095 at 2 decimals
     assert rows[1][0][0] == -11.094941
+
+
+def test_one_heads_weights_are_the_models(built, cache_dir):
+    """The softmax step shown once (review 34b: Q.K, softmax, weights never seen): head 4's
+    scores for bank's query, re-derived from the raw Q and K, and its weights, which are the
+    model's own attention row; the two written out (river, [CLS]) said with their values."""
+    sb, plan = built
+    sm = plan["data"]["entered"]["softmax"]
+    a = get_trace(sb.model, sb.sentences[0], cache_dir=cache_dir)
+    (p,) = plan["data"]["contexts"][0]["positions"]
+    h = sm["head"]
+    assert (h, sm["query"], sm["d_head"]) == (4, p, 32)
+    assert h == plan["data"]["entered"]["heads"][0]["head"]       # the first contrast head
+    q = np.asarray(a["blocks.0.attn.hook_q"], np.float64)[p, h]
+    k = np.asarray(a["blocks.0.attn.hook_k"], np.float64)[:, h]
+    np.testing.assert_allclose(sm["scores"], k @ q / np.sqrt(32), atol=1e-6)
+    np.testing.assert_allclose(sm["weights"],
+                               np.asarray(a["blocks.0.attn.hook_pattern"], np.float64)[h, p],
+                               atol=1e-6)
+    assert [a.tokens[j] for j in sm["keys"]] == ["river", "[CLS]"]
+    said = next(b["narration"] for b in plan["beats"] if b["id"] == "entered")
+    assert ("In head 4, bank's query times river's key, over the root of 32, scores 5.6; "
+            "the start marker's key scores 2.7. Softmax over the whole row turns them into "
+            "weights of 0.84 and 0.05.") in said
+
+
+def test_the_zoomed_scale_holds_the_steps(built):
+    """The rest of layer 0 moves a dot on a zoomed cosine scale (review 34b: the pair's angle
+    turned a few degrees, too little to see): its range holds every step's cosine, its ticks
+    are even steps, every other one labelled."""
+    from layerwise_templates.context_qkv.plan import zoom_axis
+    _, plan = built
+    e = plan["data"]["entered"]
+    g = e["gauge"]
+    cs = [st["cos"] for st in e["stages"]]
+    assert g["range"] == pytest.approx([0.88, 0.94])
+    assert g["ticks"] == pytest.approx([0.88, 0.89, 0.9, 0.91, 0.92, 0.93, 0.94])
+    assert g["labels"] == pytest.approx([0.88, 0.9, 0.92, 0.94])
+    assert g["range"][0] < min(cs) and max(cs) < g["range"][1]
+    # a wide spread takes a coarser step, never more than 8 ticks
+    w = zoom_axis([0.41, 0.95])
+    assert len(w["ticks"]) <= 8 and w["ticks"][0] <= 0.41 and w["ticks"][-1] >= 0.95
+    assert set(w["labels"]) <= set(w["ticks"])
+    # nothing past 1 (a pair already all but parallel)
+    assert zoom_axis([0.995, 0.999])["range"][1] == 1.0

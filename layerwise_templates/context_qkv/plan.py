@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from layerwise_core.analysis.attention_steps import query_steps
 from layerwise_core.analysis.context_qkv import QKV, context_qkv, focus_row, layer_zero_match
 from layerwise_core.analysis.context_qkv_entered import (contrast_heads, entered, update,
                                                          update_plane, value_pieces)
@@ -48,6 +49,28 @@ def y_axis(values: np.ndarray) -> dict:
     return {"y_range": [lo, 1.0], "y_ticks": [round(lo + step * i, 10) for i in range(n + 1)]}
 
 
+ZOOM_STEPS = (0.01, 0.02, 0.05, 0.1, 0.2)   # the zoomed cosine scale's tick steps
+ZOOM_MARGIN = 0.004                          # room past the extreme cosines on that scale
+
+
+def zoom_axis(values: list[float], most: int = 8) -> dict:
+    """A cosine scale zoomed onto `values` (the two banks' cosine after each step of a
+    layer): the finest tick step that gives at most `most` ticks, from a tick under the lowest
+    value to one over the highest (within -1 and 1); every other tick labelled from the lowest (more than 4
+    ticks), else each. `range` [lo, hi], `ticks`, `labels` (a subset of the ticks)."""
+    lo_v, hi_v = min(values) - ZOOM_MARGIN, max(values) + ZOOM_MARGIN
+    for step in ZOOM_STEPS:
+        # a cosine lies in [-1, 1]: the scale stops there
+        lo = max(-1.0, step * math.floor(lo_v / step + 1e-9))
+        hi = min(1.0, step * math.ceil(hi_v / step - 1e-9))
+        n = int(round((hi - lo) / step))
+        if n + 1 <= most:
+            break
+    ticks = [round(lo + step * i, 10) for i in range(n + 1)]
+    labels = ticks[::2] if len(ticks) > 4 else list(ticks)
+    return {"range": [round(lo, 10), round(hi, 10)], "ticks": ticks, "labels": labels}
+
+
 def _entries(per_layer: list, where: str) -> tuple[list, list[int]]:
     """Vector entries [layer][sentence][dim] and the decimals each layer's rows are shown with:
     DECIMALS, or one more when an entry would sit within float noise of a rounding boundary
@@ -68,6 +91,35 @@ def _at(cos: dict, layer: int, pick) -> dict:
     """Of Q, K, V at `layer`, the one `pick` (min or max) chooses by cosine."""
     k = pick(QKV, key=lambda k: cos[k][layer])
     return {"key": k, "name": NAMES[k], "layer": layer, "value": cos[k][layer]}
+
+
+SCORE_DECIMALS = 1  # the scores of the one-head softmax step
+
+
+def softmax_step(trace: Trace, pos: list[int], look: dict, heads: list[dict]) -> dict | None:
+    """One head's weights made, once, for sentence 1's focus word (its last token: in a decoder
+    it sees every key its other tokens see) at layer 0 (analysis.attention_steps): the head that
+    `contrast_heads` ranks first (else the one with the most weight on the heaviest word), its
+    scores q.k/sqrt(d_head) and softmax weights for every key (a masked key's score None), and
+    the two keys the scene writes out: the heaviest word and the start marker (or the second
+    heaviest word), those the query sees. None without a word to read."""
+    if not look["words"]:
+        return None
+    j = int(look["words"][0])
+    rows = np.asarray(look["heads"])
+    h = int(heads[0]["head"]) if heads else int(np.argmax(rows[:, j]))
+    st = query_steps(trace, 0, h, pos[-1])
+    special = [k for k in range(len(trace.tokens)) if k not in pos and k not in look["words"]]
+    other = special[0] if special else (int(look["words"][1]) if len(look["words"]) > 1 else None)
+    keys = [k for k in (j, other) if k is not None and st["scores"][k] is not None]
+    if not keys:
+        return None
+    for k in keys:
+        stable(st["scores"][k], SCORE_DECIMALS, f"data.entered.softmax.scores[{k}]")
+        stable(st["weights"][k], DECIMALS, f"data.entered.softmax.weights[{k}]")
+    return {"sentence": 0, "head": h, "query": int(pos[-1]), "keys": keys,
+            "scores": st["scores"], "weights": st["weights"],
+            "d_head": int(trace.spec.d_head), "score_decimals": SCORE_DECIMALS}
 
 
 def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) -> dict:
@@ -128,7 +180,9 @@ def entered_data(traces: list[Trace], pos: list[list[int]], cos_x: list[float]) 
         stages.append({"name": label.format(l=0).split(" ", 1)[1], "cos": c})
     return {
         "layer": 0,
+        "softmax": softmax_step(traces[0], pos[0], e["looks"][0], heads),
         "stages": stages,
+        "gauge": zoom_axis([st["cos"] for st in stages]) if stages else None,
         "sentences": sents,
         "shared": shared,
         "heads": [{**h, "a_token": traces[0].tokens[h["a_key"]],

@@ -2,26 +2,32 @@
 
 Beats (storyboard `show` names); each handler builds what it needs when an earlier beat has not
 (`Stage` holds what is on screen), so every arrangement renders:
-- `sentences` the two sentences, the focus token boxed in both; a table of its token, token id
-              and position in each; each sentence's tokens with the start marker's position
-              and the focus token's under them; and what that means for layer 0
+- `sentences` the two sentences (the title leaves after the first line, the sentences move
+              up into its band), the focus token boxed in both; each sentence's tokens with
+              the start marker's position and the focus token's under them, the token id;
+              X named, its two rows, what the first X is made of; "=" between the rows
 - `same`      the cosine introduced: two arrows, one turning, its cosine read live at its tip
-              (1 = same direction, 0 = at right angles); layer 0: the two X rows "=", the same W for both, the two Q and V rows
-              "="; the four cosines' one value written beside the cosine picture (no chart yet)
-- `entered`   what context entered at layer 0: the two token rows; the same query meeting
-              different keys (sentence 1's heaviest word, sentence 2's three heaviest), the
-              focus token's head-average attention as arcs, the weights read; then river's
-              piece built (its values' head slices, each scaled by that head's weight, one
-              after another; then W_O) and each sentence's pieces tip to tail into its update
-              Delta^(0) (a 2-D sketch, lengths as labelled); the rows leave and the sketch
-              grows for the updates' cosine; a new stage: X^(0) and the update arrows moved
-              to its tip, the sums dashed, a cos at each vertex, the true lengths as bars;
-              then the sums (a small pair) go down through LayerNorm, FFN + add, LayerNorm in
-              one sentence (no step's cosine: fresh_qkv teaches the steps); out, the two X^(1)
-- `layers`    layer 1, 2, ...: the chart, across the frame, grows one segment per quantity
-              (X thick, under the others), the X^(1) cosine carried to its layer-1 point (it
-              leaves once the voice is past X); K and V, then Q lit as the voice says what
-              each would change; the values' lowest ringed; the last layer's four points
+              (1 = same direction, 0 = at right angles); layer 0: the two X rows "=", the
+              same W for both, the two Q, K and V rows "="; the four cosines' one value
+- `entered`   what context entered at layer 0: the two token rows, the layer-0 queries moved
+              onto the two banks; the same query meeting different keys (a K over each
+              token in turn; the words the voice names boxed); one head's weights made once
+              (sentence 1: the query and two keys copied into Q . K / sqrt(d_head), the
+              scores, softmax over the row, the weights); each row's head-average weights
+              as bars when the voice reads that sentence, the numbers read; then river's
+              piece built (its values' head slices, each scaled by that head's weight, then
+              W_O) and each sentence's pieces tip to tail into its update Delta^(0) (a 2-D
+              sketch, lengths as labelled; each piece its own shade, named as it lands);
+              the sketch grows for the updates' cosine; a new stage: X^(0) and the update
+              arrows moved to its tip, the sums dashed, a cos at each vertex, the true
+              lengths as bars; then LayerNorm, FFN + add, LayerNorm as boxes, each box's
+              cosine beside it and a dot on a zoomed cosine scale moving as each is lit (a
+              ghost where it was); out, the two X^(1) and their cosine when the voice says it
+- `layers`    layer 1, 2, ...: the chart, across the frame, one W box per layer; one curve
+              per sentence of the voice (X thick, under the others; its layer-1 point ringed
+              with the cosine layer 0 ended on as the line reaches it, until the voice is
+              past X); each curve's last value ringed; the values' lowest ringed; layers 1
+              to the last outlined
 - `compare`   an illustration (labelled as one) on a card over the chart dimmed to almost
               nothing: one matrix narrows one pair's angle and widens another's; "how each W
               does so: not measured here"; the conclusion in one line under it
@@ -39,17 +45,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (ValueTracker, always_redraw, DEGREES, DOWN, LEFT, PI, RIGHT, UP, AnimationGroup, Angle, Arc, ManimColor,
-                   ArcBetweenPoints, Arrow, DashedLine, GrowArrow, GrowFromEdge, Indicate, Rectangle,
+                   ArcBetweenPoints, Arrow, DashedLine, GrowArrow, GrowFromCenter, GrowFromEdge, Indicate, Rectangle,
                    ReplacementTransform, Succession, Square, Circle, Create, Dot, LaggedStart, Line, Restore, Rotate,
                    SurroundingRectangle, Text, Transform, TransformFromCopy, VGroup,
-                   Write, VMobject, MoveAlongPath)
+                   Write, VMobject)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, TickAxes, bracket, inline, math, txt
-from scenes.mobjects.text import light, on_baseline
+from scenes.mobjects.text import baseline, light, on_baseline
 from scenes.motion import point_at
+from layerwise_core.planview import Value
 
 from .view import Data
 
@@ -87,6 +94,7 @@ PIECE = T.TEXT                      # the notes on the pieces: plain text (the p
 SENT = [ManimColor("#96E632"), ManimColor("#EE44E0")]
 W_ROW = 0.62                        # the W^(l) boxes' row over the wide chart
 RIGHT_COL = 1.6                     # left edge of the rest-of-block column beside the sums
+GAUGE_H = 2.6                       # the zoomed cosine scale's least height
 
 
 def on_lines(m, lines, pad: float = 0.0) -> bool:
@@ -183,6 +191,20 @@ class ContextQKVScene(StoryboardScene):
                    else self.beat_start + self.beat_end(self.beat))
             self.fill_to(end, g, fill=0.93)
 
+    def words_at(self, cue: int, word: str, after: int = 0) -> tuple[float, int] | None:
+        """When `word` (a whole word, case ignored) starts in cue `cue`, at or after character
+        `after` of its sentence: (scene time, the character after it), the time by the
+        word's place among the sentence's characters; None without cues or the word."""
+        cues = self.beat.get("cues") or []
+        if not 0 <= cue < len(cues) or not word:
+            return None
+        said = str(cues[cue].get("spoken") or cues[cue].get("text") or "").lower()
+        hit = re.compile(rf"(?<!\w){re.escape(word.lower())}(?!\w)").search(said, after)
+        if hit is None or not said:
+            return None
+        return (self.cue_at(cue) + float(cues[cue]["duration"]) * hit.start() / len(said),
+                hit.end())
+
     # --- the sentences ---------------------------------------------------------------------
     def sentence(self, i: int) -> VGroup:
         c = self.v.contexts[i]
@@ -220,20 +242,24 @@ class ContextQKVScene(StoryboardScene):
             self.st.sents = self.make_sentences()
             self.play(FadeInPlace(self.st.sents), run_time=self.quick())
 
+    def head_lift(self, s: VGroup) -> float:
+        """How far the two sentences `s` move up into the title's band once the title leaves
+        (0: no title on screen, or two stacked sentences, a teacher's long pair, which keep
+        their place: moved up, their boxes met the frame's top edge)."""
+        title = getattr(self, "title", None)
+        if title is None or title not in self.mobjects or s.height > 0.6:
+            return 0.0
+        return float((title.get_top()[1] - 0.12) - s.get_top()[1])
+
     def compact_head(self, run_time: float | None = None) -> None:
-        """After the opening, the title leaves and the two sentences move up into its band
-        (review 34: title and sentences took ~90 px of every frame)."""
+        """After the opening sentence, the title leaves and the two sentences move up into its
+        band (review 34/34b: title and sentences took ~90 px of the frames)."""
         self.ensure_sentences()
         title = getattr(self, "title", None)
-        if title is None or title not in self.mobjects:
+        dy = self.head_lift(self.st.sents)
+        if not dy:
             return
-        s = self.st.sents
-        # side by side only (two stacked sentences, a teacher's long pair, keep their place:
-        # moved up, their boxes met the frame's top edge)
-        if s.height > 0.6:
-            return
-        dy = (title.get_top()[1] - 0.12) - s.get_top()[1]
-        self.play(FadeOutPlace(title), s.animate.shift(UP * dy),
+        self.play(FadeOutPlace(title), self.st.sents.animate.shift(UP * dy),
                   run_time=run_time or self.quick())
         self.remove(title)
 
@@ -646,6 +672,10 @@ class ContextQKVScene(StoryboardScene):
         # token rows leave); what the first X is made of; "=" between the rows
         s = self.make_sentences()
         self.st.sents = s
+        # everything below is laid out under the sentences where they will stand once the
+        # title has left (on the first sentence's end: `compact_head`)
+        lift = self.head_lift(s)
+        s.shift(UP * lift)
         idx = VGroup(self.index_row(0), self.index_row(1)).arrange(DOWN, buff=0.3)
         idx.next_to(s, DOWN, buff=0.35)
         idx.set_x(0)
@@ -730,6 +760,7 @@ class ContextQKVScene(StoryboardScene):
             # (review 34x, 0:22.5: a box round the marks at the usual pad cut the digits)
             self.emphasize(VGroup(panel.xr.rows, panel.mk_x), run_time=0.5 * t)
 
+        s.shift(DOWN * lift)                        # under the title, for the opening
         self.set_slot("table", VGroup(idx, key, ids, grid))
         self.remove(self.shown["table"])
         self.add(s[0][0], s[0][1])                  # the first frame shows a sentence
@@ -746,7 +777,8 @@ class ContextQKVScene(StoryboardScene):
                   (2, lambda t: self.wait(t))])
         self.by_cue([
             [(2, lambda t: self.play(Write(VGroup(s[1][0], s[1][1])), run_time=t)),
-             (1, lambda t: self.play(Create(s[0].box), Create(s[1].box), run_time=t))],
+             (1, lambda t: self.play(Create(s[0].box), Create(s[1].box), run_time=t)),
+             (0.8, lambda t: self.compact_head(t))],
             first,
             [(1, rows_in), (0.4, lambda t: self.wait(t))],
             [*[(1, lambda t, i=i: made_in(i, t)) for i in range(1, len(made))],
@@ -1038,6 +1070,64 @@ class ContextQKVScene(StoryboardScene):
         g.shown_index = {j: k for k, j in enumerate(shown)}
         return g
 
+    def softmax_rows(self, r: VGroup, y_top: float) -> VGroup | None:
+        """One head's weights made once, for sentence 1's focus token (row `r`), from y_top
+        down at the left: "in head h alone:", then per written key (the heaviest word, the
+        start marker) its token, "Q · K / √d_head =" its score, an arrow (named "softmax over
+        the whole row" over the arrows) and its weight. None when the plan has no such step
+        or a key is not in the row."""
+        sm = self.v.entered.softmax
+        if isinstance(sm, Value) or int(sm.sentence) != 0:
+            return None
+        keys = [int(k) for k in sm.keys]
+        if not keys or any(k not in r.tok for k in keys):
+            return None
+        L_, B_ = T.TYPE.label, T.TYPE.body
+        head = inline(txt("1", L_, SENT[0]), txt("in head", L_, T.TEXT),
+                      Num(sm.head, decimals=0, size=L_), txt("alone:", L_, T.TEXT), buff=0.12)
+        head.move_to([-6.5, y_top, 0], aligned_edge=UP + LEFT)
+        toks = self.v.entered.sentences[0].tokens
+        rows = VGroup()
+        y = head.get_bottom()[1] - 0.5
+        name_w = max(txt(str(toks[k]).strip() or "␣", B_).width for k in keys)
+        for k in keys:
+            name = txt(str(toks[k]).strip() or "␣", B_, T.TEXT)
+            q_ = txt("Q", QK_SIZE, T.Q, weight="BOLD")
+            k_ = txt("K", QK_SIZE, K_LIGHT, weight="BOLD")
+            dot = txt("·", 1.6 * B_, T.TEXT)
+            sq, n_ = txt("/ √", B_, T.TEXT), Num(sm.d_head, decimals=0, size=B_)
+            f = inline(q_, dot, k_, sq, n_, txt("=", B_, T.TEXT),
+                       Num(sm.scores[k], decimals=int(sm.score_decimals), size=1.2 * B_),
+                       buff=0.12)
+            dot.set_y(q_.get_y())               # the product's dot at mid height
+            VGroup(*f[4:]).shift(LEFT * (n_.get_left()[0] - sq.get_right()[0] - 0.03))
+            name.move_to([-6.2, y, 0], aligned_edge=LEFT)
+            f.move_to([-6.2 + name_w + 0.5, y, 0], aligned_edge=LEFT)
+            on_baseline([name], baseline(f[3]))     # the token reads on the formula's line
+            row = VGroup(name, f)
+            row.key, row.q, row.k, row.score = k, q_, k_, f[-1]
+            rows.add(row)
+            y -= 0.72
+        x_a = max(rw[1].get_right()[0] for rw in rows) + 0.4
+        arrows, weights = VGroup(), VGroup()
+        for rw in rows:
+            a = Arrow([x_a, rw.get_y(), 0], [x_a + 2.2, rw.get_y(), 0], buff=0,
+                      color=WEIGHT, stroke_width=3, max_tip_length_to_length_ratio=0.1)
+            w = inline(txt("weight", B_, WEIGHT),
+                       Num(sm.weights[rw.key], decimals=self.v.entered.decimals.value,
+                           size=1.2 * B_, color=WEIGHT))
+            w.next_to(a, RIGHT, buff=0.2)
+            arrows.add(a)
+            weights.add(w)
+        # over the arrows, on the header's line (between the rows it would crowd them)
+        soft = txt("softmax over the whole row", L_, WEIGHT)
+        soft.move_to([arrows.get_x(), head.get_y(), 0])
+        if soft.get_left()[0] < head.get_right()[0] + 0.4:
+            soft.align_to([head.get_right()[0] + 0.4, 0, 0], LEFT)
+        g = VGroup(head, rows, arrows, soft, weights)
+        g.head, g.rows, g.arrows, g.soft, g.weights = head, rows, arrows, soft, weights
+        return g
+
     def update_unit(self) -> float:
         """Scene units per unit of length for the two updates and their pieces: the longer
         update 3.5 long (shrunk by `update_picture` where the room is less)."""
@@ -1101,9 +1191,10 @@ class ContextQKVScene(StoryboardScene):
         arrows = VGroup(*[Arrow(o, end, buff=0, color=SENT[i], stroke_width=5,
                                 max_tip_length_to_length_ratio=0.15)
                           for i, end in enumerate(ends)])
-        for a in arrows:                    # the value pieces under them stay visible
-            a.set_stroke(opacity=0.6)
-            a.tip.set_fill(opacity=0.6)
+        for a in arrows:                    # the value pieces over them stay visible
+            a.set_stroke(opacity=0.45)
+            a.tip.set_fill(opacity=0.45)
+            a.set_z_index(-1)
         # at label size (review 33: "1: length 5.50" read about 11 px)
         L_ = T.TYPE.label
         labels = VGroup(
@@ -1150,6 +1241,11 @@ class ContextQKVScene(StoryboardScene):
             items.append(("bias", np.array([float(pc.bias[0]), float(pc.bias[1])])))
             chain.n_rest = len(rest)
             chain.rest = rest
+            # each named piece its own shade, every other one lighter, so pieces that line
+            # up read as separate arrows (review 34b: the money bank's three read as one)
+            chain.shade = {j: (SENT[i] if n % 2 == 0 else
+                               ManimColor(SENT[i]).interpolate(ManimColor("#FFFFFF"), 0.5))
+                           for n, j in enumerate(keep)}
             for j, c in items:
                 d = unit * (turn @ c)
                 end = at + np.array([d[0], d[1], 0.0])
@@ -1158,8 +1254,8 @@ class ContextQKVScene(StoryboardScene):
                 else:
                     chain.extra[j] = (at, end)
                 if np.linalg.norm(d) > 0.02:
-                    chain.add(Arrow(at, end, buff=0, color=SENT[i], stroke_width=5,
-                                    tip_length=0.16,
+                    chain.add(Arrow(at, end, buff=0, color=chain.shade.get(j, SENT[i]),
+                                    stroke_width=6, tip_length=0.18,
                                     max_tip_length_to_length_ratio=0.4))
                     chain.keys.append(j)
                 at = end
@@ -1171,7 +1267,8 @@ class ContextQKVScene(StoryboardScene):
                 lab.next_to(end, UP, buff=0.18)
             self.keep_inside(lab)
         # sentence 1's names under its chain (the update's arrow and the cosine lie over it)
-        names, rings = self.piece_names(chains, (-1, 1), avoid=VGroup(*labels, cos, head, arc),
+        # (the header's note on the sketch comes only once the sketch has moved: not avoided)
+        names, rings = self.piece_names(chains, (-1, 1), avoid=VGroup(*labels, cos, head[0], arc),
                                         lines=[(np.array(o, dtype=float), np.array(e_))
                                                for e_ in ends])
         g = VGroup(head, chains, arrows, labels, arc, cos, names, rings)   # move as one
@@ -1278,10 +1375,12 @@ class ContextQKVScene(StoryboardScene):
                     continue
                 L_ = T.TYPE.label
                 # what the number is, with it: "river: length 4.75" (review 32b, 1:24)
-                lab = inline(txt((str(s.tokens[j]).strip() or "␣") + ":", L_, SENT[i]),
-                             txt("length", L_, SENT[i]),
-                             Num(s.piece_length[j], decimals=2, size=L_, color=SENT[i]),
+                c_ = getattr(chain, "shade", {}).get(j, SENT[i])
+                lab = inline(txt((str(s.tokens[j]).strip() or "␣") + ":", L_, c_),
+                             txt("length", L_, c_),
+                             Num(s.piece_length[j], decimals=2, size=L_, color=c_),
                              buff=0.1)
+                lab.shade = c_
                 lab.word = True
                 lab.key = j
                 todo.append((chain.span[j], lab))
@@ -1327,9 +1426,9 @@ class ContextQKVScene(StoryboardScene):
                         lab.sent = i
                         names.add(lab)
                         if seg is not None:
-                            lead = VGroup(Line(*seg, color=SENT[i], stroke_width=1.5),
-                                          Dot(p_, radius=0.035, color=SENT[i]))
-                            lead.sent = i
+                            lead = VGroup(Line(*seg, color=lab.shade, stroke_width=1.5),
+                                          Dot(p_, radius=0.035, color=lab.shade))
+                            lead.sent, lead.key = i, lab.key
                             names.add(lead)
                             leads.append(seg)
                         break
@@ -1352,9 +1451,9 @@ class ContextQKVScene(StoryboardScene):
                             if np.linalg.norm(p_ - q_) > 0.2:
                                 u_ = (p_ - q_) / np.linalg.norm(p_ - q_)
                                 lead = VGroup(Line(q_ + 0.05 * u_, p_ - 0.04 * u_,
-                                                   color=SENT[i], stroke_width=1.5),
-                                              Dot(p_, radius=0.035, color=SENT[i]))
-                                lead.sent = i
+                                                   color=lab.shade, stroke_width=1.5),
+                                              Dot(p_, radius=0.035, color=lab.shade))
+                                lead.sent, lead.key = i, lab.key
                                 names.add(lead)
                                 leads.append((q_ + 0.05 * u_, p_ - 0.04 * u_))
             self.fan_names(i, chain, names, leads, avoid)
@@ -1454,9 +1553,9 @@ class ContextQKVScene(StoryboardScene):
                            m.get_y(), 0.0])
             u_ = (p_ - q_) / max(np.linalg.norm(p_ - q_), 1e-6)
             seg = (q_, p_ - 0.04 * u_)
-            lead = VGroup(Line(*seg, color=SENT[i], stroke_width=1.5),
-                          Dot(p_, radius=0.035, color=SENT[i]))
-            lead.sent = i
+            lead = VGroup(Line(*seg, color=m.shade, stroke_width=1.5),
+                          Dot(p_, radius=0.035, color=m.shade))
+            lead.sent, lead.key = i, m.key
             names.add(lead)
             leads.append(seg)
 
@@ -1732,7 +1831,7 @@ class ContextQKVScene(StoryboardScene):
         sums = self.sum_picture(-6.5, top - 0.1, scale=upd.unit)
         nxt = None
         if e.x_next.value is not None:
-            nxt = self.rest_of_block(sums.sums, top - 0.1, compact=True)
+            nxt = self.rest_of_block(top - 0.1)
         self.keep_inside(upd)
 
         qs, orders = [], []
@@ -1777,9 +1876,8 @@ class ContextQKVScene(StoryboardScene):
 
         def grow_arcs(t):
             # bank's query (a yellow Q over bank, fixed) meets each token's key in turn (a K
-            # over that token): that token's arc and weight appear (both sentences at once)
+            # over that token), both sentences at once; the words the voice names boxed
             self.sub_caption("keys")
-            self.play(FadeInPlace(legend), run_time=0.05 * t)
             if not q_moved:
                 self.play(*[FadeInPlace(q) for q in qs], run_time=0.04 * t)
             self.add_foreground_mobjects(*qs)   # the arcs start under bank's query
@@ -1787,7 +1885,7 @@ class ContextQKVScene(StoryboardScene):
             for k in range(n):
                 # the token's key shows over it (review 29: no key was ever drawn), then the
                 # arc grows between it and bank
-                meet, grow, gone = [], [], []
+                meet, gone = [], []
                 for r, q, o in zip((r1, r2), qs, orders):
                     if k < len(o):
                         a, num, tok = r.by_key[o[k]]
@@ -1801,25 +1899,91 @@ class ContextQKVScene(StoryboardScene):
                         if overlaps(kt, q, 0.04):       # a neighbour close to bank: above
                             kt.next_to(q, UP, buff=0.06).set_x(tok.get_x())
                         meet += [FadeInPlace(kt)]
-                        # the weight grows straight as its bar (review 34/34x: arcs, then
-                        # bars, then numbers were three drawings of one weight in 30 s)
-                        if o[k] in r.bars:
-                            grow.append(GrowFromEdge(r.bars[o[k]], UP))
-                            bars_up.append(r.bars[o[k]])
                         gone.append(kt)
                 # (round 34: quicker still, so the boxes land on "river here")
+                # no weight yet (review 34b: arcs, bars and numbers in 30 s): the weights
+                # are made in one head first, then averaged (`sm_scores` ... `river`)
                 self.play(*meet, run_time=0.08 * t / n)
-                self.play(*grow, *[FadeOutPlace(m) for m in gone], run_time=0.1 * t / n)
+                self.play(*[FadeOutPlace(m) for m in gone], run_time=0.1 * t / n)
                 for m in gone:
                     self.remove(m)
-            sb = [b_ for r in (r1, r2) for b_ in getattr(r, "self_bars", [])]
-            bars_up.extend(sb)
-            self.play(*[FadeOutPlace(q) for q in qs], *[GrowFromEdge(b_, UP) for b_ in sb],
-                      run_time=0.03 * t)
-            self.remove_foreground_mobjects(*qs)
-            self.remove(*qs)
             arcs_gone.append(True)
-            differ(0.74 * t)
+            differ(0.77 * t)
+
+        def q_gone(t):
+            # the two queries over bank leave (their job done: the keys met, one head's
+            # weights made)
+            if qs[0] in self.mobjects or qs[1] in self.mobjects:
+                self.remove_foreground_mobjects(*qs)
+                self.play(*[FadeOutPlace(q) for q in qs if q in self.mobjects], run_time=t)
+                self.remove(*qs)
+
+        def bars_in(r, t):
+            # a row's weights as bars, the mean of the heads (its own dimmed): grown when the
+            # voice reads that sentence's weights; the legend with the first row's
+            bs = [b_ for b_ in (*r.bars.values(), *getattr(r, "self_bars", []))
+                  if not any(b_ is u for u in bars_up)]
+            bars_up.extend(bs)
+            more = [] if legend in self.mobjects else [FadeInPlace(legend)]
+            self.play(LaggedStart(*[GrowFromEdge(b_, UP) for b_ in bs], lag_ratio=0.08),
+                      *more, run_time=t)
+
+        # one head's weights made, once (review 34b: Q.K, softmax, weights never seen):
+        # under the rows, sentence 1's focus token in the head the plan picked
+        sm_cue = self.cue_with("oftmax")
+        demo = (self.softmax_rows(r1, r2.weights.get_bottom()[1] - 0.1)
+                if sm_cue is not None and sm_cue >= 2 else None)
+        demo_up = []
+
+        def sm_scores(t):
+            # "In head 4, bank's query times river's key, divided by the root of 32, gives a
+            # score of 5.6; the start marker's is 2.7.": per key, a K over its token, bank's
+            # query and that key copied down into the row's product, the score written
+            if demo is None:
+                self.wait(t)
+                return
+            self.unbox(0.04 * t)
+            self.play(FadeInPlace(demo.head), run_time=0.1 * t)
+            demo_up.append(True)
+            for n, rw in enumerate(demo.rows):
+                tok = r1.tok[rw.key]
+                # the second key ("the start marker's is ...") when the voice comes to it
+                hit = self.words_at(sm_cue - 1, "marker's") if n else None
+                if hit is not None and hit[0] - 0.3 > self.time:
+                    self.wait(hit[0] - 0.3 - self.time)
+                kt = txt("K", QK_SIZE, K_LIGHT, weight="BOLD")
+                kt.move_to(tok.get_top() + UP * (0.12 + qs[0].height / 2))
+                kt.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.03)
+                if overlaps(kt, qs[0], 0.04):           # bank's neighbour: above its query
+                    kt.next_to(qs[0], UP, buff=0.06).set_x(tok.get_x())
+                self.play(FadeInPlace(kt), FadeInPlace(rw[0]),
+                          tok.animate.set_color(T.POINTER), run_time=0.08 * t)
+                self.play(TransformFromCopy(qs[0][1] if len(qs[0]) > 1 else qs[0], rw.q),
+                          TransformFromCopy(kt[1] if len(kt) > 1 else kt, rw.k),
+                          run_time=0.16 * t)
+                rest = VGroup(*[m for m in rw[1] if m is not rw.q and m is not rw.k
+                                and m is not rw.score])
+                self.play(FadeInPlace(rest), run_time=0.07 * t)
+                self.play(FadeInPlace(rw.score), FadeOutPlace(kt),
+                          tok.animate.set_color(T.TEXT), run_time=0.08 * t)
+                self.emphasize(rw.score, run_time=0.06 * t)
+
+        def sm_weights(t):
+            # "Softmax over the whole row turns them into weights of 0.84 and 0.05."
+            if demo is None:
+                self.wait(t)
+                return
+            self.play(FadeInPlace(demo.soft), *[GrowArrow(a) for a in demo.arrows],
+                      run_time=0.3 * t)
+            self.play(LaggedStart(*[FadeInPlace(w) for w in demo.weights], lag_ratio=0.5),
+                      run_time=0.3 * t)
+            self.emphasize(*[w[-1] for w in demo.weights], color=WEIGHT, run_time=0.3 * t)
+
+        def demo_gone(t):
+            # the one head has said its piece: it leaves with the queries
+            if demo_up:
+                self.play(FadeOutPlace(demo), run_time=t)
+                demo_up.clear()
 
         def word(r, k):
             k = int(k)
@@ -1869,17 +2033,12 @@ class ContextQKVScene(StoryboardScene):
             ks = [int(k) for k in list(r1.words[:1]) if int(k) in r1.by_key]
             ks = [(0, k) for k in ks] + [(1, int(k)) for k in list(r2.words[:3])
                                          if int(k) in r2.by_key]
-            cues = self.beat.get("cues") or []
-            said = str(cues[0].get("spoken") or cues[0].get("text") or "") if cues else ""
             t_end = self.time + t
             pos = 0
             for (i_, k), m in zip(ks, ms):
-                w_ = str(ss[i_].tokens[k]).strip().lower()
-                hit = re.compile(rf"(?<!\w){re.escape(w_)}(?!\w)").search(said.lower(), pos) \
-                    if said and w_ else None
-                if hit is not None and cues:
-                    pos = hit.end()
-                    at = self.cue_at(0) + float(cues[0]["duration"]) * hit.start() / len(said)
+                hit = self.words_at(0, str(ss[i_].tokens[k]).strip(), pos)
+                if hit is not None:
+                    at, pos = hit
                     if at - 0.15 > self.time + 0.07 and at < t_end - 0.4:
                         self.wait(at - 0.15 - self.time)
                 self.box(m, t=min(0.35, max(0.1, 0.3 * (t_end - self.time))), solid=True)
@@ -1916,64 +2075,33 @@ class ContextQKVScene(StoryboardScene):
                 self.box(*ms, t=0.5 * t)
 
         def river(t):
-            # "reads river most, 0.30, just ahead of the start marker's 0.29": river boxed,
-            # then the start marker's weight as it is said; the positions have said their
-            # piece and leave (review 26: a box round a weight cut into the digit under it)
-            self.unbox(0.1 * t)
+            # "Averaged over the 12 heads, the river bank reads river most, 0.30, just ahead
+            # of the start marker's 0.29": the one head leaves with the queries, the first
+            # row's bars grow (the mean of the heads), then river's weight and the start
+            # marker's as they are said
+            self.unbox(0.05 * t)
             if idx_up:
                 self.play(FadeOutPlace(VGroup(r1.idx, r2.idx)), run_time=0.08 * t)
                 idx_up.clear()
-            # the arcs have shown which keys the query meets: the weights, read from here
-            # on, carry the numbers (review 32b, 0:43-1:09: 0.30 and 0.29 drew alike and the
-            # bundle tangled at bank)
-            # each arc's width becomes its bar under the token (review 33x, 0:51: the arcs
-            # faded while the bars grew apart from them)
-            if not arcs_gone:
-                pairs = [(a_, r.bars[k]) for r in (r1, r2)
-                         for k, (a_, _, _) in r.by_key.items() if k in r.bars]
-                # the arcs pass behind the words on their way down (review 33y, 0:55.5: they
-                # scribbled over the tokens): a mask of the background over each row's
-                # words and weights, the words in front of it, for the morph
-                masks, front, nums_ = [], [], []
-                for r in (r1, r2):
-                    band = VGroup(r.row, r.weights)
-                    masks.append(Rectangle(width=band.width + 0.3, height=band.height + 0.12,
-                                           stroke_width=0, fill_color=T.BACKGROUND,
-                                           fill_opacity=1).move_to(band))
-                    nums_ += [n for n in r.weights if n in self.mobjects]
-                    front += list(r.row)
-                front += nums_
-                self.add_foreground_mobjects(*masks, *front)
-                # bank's own bar, dimmed, comes with them; the legend now reads "bar height"
-                sb = [b_ for r in (r1, r2) for b_ in getattr(r, "self_bars", [])]
-                relabel("bar height =", 0.16 * t,
-                        *[ReplacementTransform(a_, b_) for a_, b_ in pairs],
-                        *[GrowFromEdge(b_, UP) for b_ in sb])
-                # the rows as they were (a group each), the masks gone
-                self.remove_foreground_mobjects(*masks, *front)
-                self.remove(*masks, *front)
-                self.add(r1.row, r2.row, *nums_)
-                bars_up.extend(sb)
-                rest = [a_ for r in (r1, r2) for a_ in r.arcs if a_ not in [p[0] for p in pairs]]
-                self.remove(*rest)
-                bars_up.extend(b_ for _, b_ in pairs)
-                arcs_gone.append(True)
+            demo_gone(0.08 * t)
+            q_gone(0.05 * t)
+            bars_in(r1, 0.2 * t)
             ms = word(r1, r1.words[0]) if len(r1.words) else []
             if ms:
-                read(r1, r1.words[:1], 0.12 * t)
-                self.box(VGroup(*ms), t=0.2 * t)
+                read(r1, r1.words[:1], 0.1 * t)
+                self.box(VGroup(*ms), t=0.12 * t)
             sp = [int(j) for j in ss[0].special.values]   # none for a model without markers
             st0 = sp[0] if sp else None
             if st0 is not None and st0 in r1.by_key:
-                self.wait(0.09 * t)
-                read(r1, [st0], 0.12 * t)
-                self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.2 * t)
+                self.wait(0.05 * t)
+                read(r1, [st0], 0.1 * t)
+                self.box(VGroup(r1.by_key[st0][2], r1.by_key[st0][1]), t=0.12 * t)
 
         def money(t):
             # each word boxed with its weight as it is said: "spreads its weight: 0.15 on the
             # word the, 0.14 on cash, ..." (review 34: "over the, 0.15" was hard to follow)
             self.unbox(0.05 * t)
-            self.wait(0.15 * t)
+            bars_in(r2, 0.15 * t)
             ks = list(r2.words[:3])
             for k in ks:
                 ms = word(r2, k)
@@ -2001,21 +2129,28 @@ class ContextQKVScene(StoryboardScene):
             anims = []
             built = built or {}
             for p_, k in zip(chain, chain.keys):
+                # its name (and the line to it) as it lands (review 34b: the money bank's
+                # pieces, named all at once, read as one blob)
+                own = VGroup(*[n for n in names if getattr(n, "key", None) == k])
+                tail = [FadeInPlace(own, run_time=0.4)] if len(own) else []
                 if k in built:
-                    anims.append(ReplacementTransform(built[k], p_, run_time=1.3))
+                    anims.append(Succession(ReplacementTransform(built[k], p_, run_time=1.3),
+                                            *tail))
                 elif isinstance(k, int) and k in r.tok:
                     under = r.weights[r.shown_index[k]]
                     src = p_.copy().scale(0.5 / max(p_.get_length(), 0.5))
                     src.next_to(under, DOWN, buff=0.08)
                     anims.append(Succession(FadeInPlace(src, run_time=0.3),
-                                            ReplacementTransform(src, p_, run_time=1.3)))
+                                            ReplacementTransform(src, p_, run_time=1.3),
+                                            *tail))
                 else:
                     anims.append(Create(p_))
-            # slow enough to follow (review 28: each flight about 1 s)
-            self.play(LaggedStart(*anims, lag_ratio=0.3), run_time=0.7 * t)
-            if names:
-                self.play(*[FadeInPlace(n) for n in names], run_time=0.15 * t)
-            self.wait(0.15 * t)
+            # slow enough to follow (review 28: each flight about 1 s), one after another
+            self.play(LaggedStart(*anims, lag_ratio=0.7), run_time=0.8 * t)
+            rest = [n for n in names if getattr(n, "key", None) not in chain.keys]
+            if rest:
+                self.play(*[FadeInPlace(n) for n in rest], run_time=0.1 * t)
+            self.wait(0.1 * t if rest else 0.2 * t)
 
         row_quiet = {}                      # a sentence's row dimmed while the other's fly
 
@@ -2267,14 +2402,14 @@ class ContextQKVScene(StoryboardScene):
                 cls_bars.clear()
             loud(1, 0.05 * t)
             quiet(0, 0.05 * t)
-            chain_in(1, 0.42 * t)
-            arrow_in(1, 0.12 * t)
+            chain_in(1, 0.5 * t)
+            arrow_in(1, 0.1 * t)
             # the rows leave and the sketch grows before its note comes (the note's line,
             # at the left, would run into the money sentence's pieces beside the rows)
-            grow(0.18 * t)
-            self.play(FadeInPlace(upd.head.flat), run_time=0.08 * t)
+            grow(0.14 * t)
+            self.play(FadeInPlace(upd.head.flat), run_time=0.05 * t)
             self.set_slot("right", upd.head)
-            self.emphasize(upd.head.flat, run_time=0.1 * t)
+            self.emphasize(upd.head.flat, run_time=0.05 * t)
 
         def grow(t):
             # the rows have said their piece: they leave and the two updates, their pieces
@@ -2359,48 +2494,56 @@ class ContextQKVScene(StoryboardScene):
             self.emphasize(sums.cs, run_time=0.1 * t)
             self.wait(0.04 * t)                 # the finished sums, before the block
 
-        cs_ = [float(st_.cos.value) for st_ in e.stages]
         done = {}
-
-        def mini_at(k):
-            b = list(nxt.blocks.boxes)[k]
-            # inside its box, clear of the cosine written under it
-            return np.array([b.get_right()[0] - 1.0, b.get_bottom()[1] + 0.2, 0.0])
-
         blk = {}                            # the rest of the block, as its steps play
 
         def f_in(t):
             # "LayerNorm, which re-centres and rescales each vector, ...": the sums' drawing
-            # leaves but for the two dashed sums, which move beside the boxes as the boxes
-            # come in, then go into the first box (lit as the voice names it)
+            # leaves, its "cos 0.91" moving into the header of the rest of the block; the
+            # boxes and the zoomed scale come in, the dot at the sums' cosine; the first box
+            # lit as the voice names it
             if nxt is None:
                 self.wait(t)
                 return
             self.sub_caption("block")
+            cs = sums.cs
+            to = nxt.head[-1]
+            d_ = to.get_center() - cs[-1].get_center()
+            k_ = to.height / max(cs[-1].height, 1e-6)
             self.play(FadeOutPlace(VGroup(sums.legend, sums.note, sums.xa, sums.ups,
-                                          sums.arc)),
-                      run_time=0.2 * t)
-            big = sums.sums
-            self.play(Transform(big, self.pair(cs_[0], nxt.slots[0], h=PAIR_H)),
-                      FadeInPlace(nxt.head), FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows),
-                      FadeInPlace(nxt.skip), run_time=0.4 * t)
+                                          sums.sums, sums.a1, sums.cu, sums.a2)),
+                      cs.animate.shift(d_).scale(k_, about_point=to.get_center()),
+                      run_time=0.3 * t)
+            # its number lies on the header's own: the two trade places where they match
+            self.play(FadeInPlace(nxt.head), FadeOutPlace(cs), run_time=0.15 * t)
+            gz = nxt.scale
+            self.play(FadeInPlace(nxt.parts), FadeInPlace(nxt.arrows), FadeInPlace(nxt.skip),
+                      *([FadeInPlace(VGroup(gz.bar, gz.ticks, gz.name))] if len(gz) else []),
+                      run_time=0.3 * t)
+            if len(gz):
+                self.play(GrowFromCenter(gz.dot), run_time=0.1 * t)
             bs = list(nxt.blocks.boxes)
-            # the pair stays large beside the boxes, in the sentences' colours, and turns
-            # there as each box is lit (review 34/34x: a ~15 px pair rode through the boxes)
-            self.play(bs[0].animate.set_stroke(HL), run_time=0.4 * t)
-            blk["big"], blk["bs"] = big, bs
+            self.play(bs[0].animate.set_stroke(HL), run_time=0.15 * t)
+            blk["bs"] = bs
 
         def f_step(k, t, move=True, turn=True):
-            # the pair itself goes down through each box (review 32a: copies went in,
-            # nothing came out): `move` into box k (lit, the last one unlit), `turn` to the
-            # cosine after box k, its number written as it turns
+            # `move`: box k lit (the one before unlit); `turn`: the dot moves on the zoomed
+            # scale to the cosine after box k, a ghost left where it was, and box k's cosine
+            # written beside it as it moves
             if not blk or k >= len(blk["bs"]):
                 self.wait(t)
                 return
-            big, bs = blk["big"], blk["bs"]
-            c = cs_[min(k + 1, len(cs_) - 1)] if turn else cs_[min(k, len(cs_) - 1)]
+            bs, gz = blk["bs"], nxt.scale
+            c = e.stages[min(k + 1, len(e.stages) - 1)].cos
             rd = nxt.reads[k] if turn and k < len(nxt.reads) and len(nxt.reads[k]) else None
-            self.play(Transform(big, self.pair(c, nxt.slots[0], h=PAIR_H)),
+            go = []
+            if turn and len(gz):
+                ghost = Circle(radius=0.07, color=T.MUTED, stroke_width=2).move_to(
+                    gz.dot.get_center())
+                self.add(ghost)
+                gz.add(ghost)
+                go.append(gz.dot.animate.move_to([gz.x, gz.y_of(c), 0]))
+            self.play(*go,
                       *([bs[k].animate.set_stroke(HL)] if move else []),
                       *([bs[k - 1].animate.set_stroke(T.MUTED)] if move and k else []),
                       *([FadeInPlace(rd)] if rd is not None else []),
@@ -2411,30 +2554,29 @@ class ContextQKVScene(StoryboardScene):
                 self.wait(0.2 * t)
 
         def f_out(t):
-            # "... and the two X entering layer 1 have a cosine of 0.90": out of the last box,
-            # small, along an arrow; at its place it grows into the two X^(1), in X's blue
-            # (review 33: the sentence colours stayed); (review 33b, 2:06: growing on its way
-            # out, the pair crossed the add's cosine)
+            # "... and the two X entering layer 1 have a cosine of 0.90": the out written
+            # beside the dot's last place when the voice comes to its cosine (review 34b: it
+            # landed before its sentence)
             if not blk:
                 self.wait(t)
                 return
-            big, bs = blk["big"], blk["bs"]
+            bs = blk["bs"]
             more = list(range(3, len(bs)))      # boxes past the three the voice names
             for k in more:
                 f_step(k, 0.3 * t / len(more))
             if more:
                 t = 0.7 * t
-            b_ = bs[-1]
-            exit_ = Arrow(b_.get_right(), [nxt.slots[-1][0] - 0.15, b_.get_y(), 0], buff=0.05,
-                          color=T.MUTED, stroke_width=3, max_tip_length_to_length_ratio=0.2)
-            self.play(GrowArrow(exit_), Transform(big, self.pair(cs_[-1], nxt.slots[-1],
-                                                                  h=PAIR_H)),
-                      b_.animate.set_stroke(T.MUTED), run_time=0.5 * t)
-            nxt.arrows.add(exit_)
-            self.play(FadeInPlace(nxt.out), run_time=0.2 * t)
-            self.emphasize(nxt.out[-1], run_time=0.3 * t)
-            done["keep"] = VGroup(nxt.head, nxt.parts, nxt.arrows, nxt.skip, big, nxt.out,
-                                  *[r for r in nxt.reads if len(r)])
+            end = self.time + t
+            # (its sentence: the sums' "... have a cosine of" comes before it)
+            hit = self.words_at(self.cue_with("entering layer", -1), "cosine")
+            if hit is not None and self.time < hit[0] < end - 0.6:
+                self.wait(hit[0] - self.time)
+            left = max(0.3, end - self.time)
+            self.play(FadeInPlace(nxt.out), bs[-1].animate.set_stroke(T.MUTED),
+                      run_time=0.4 * left)
+            self.emphasize(nxt.out[-1], run_time=0.5 * left)
+            done["keep"] = VGroup(nxt.head, nxt.parts, nxt.arrows, nxt.skip, nxt.scale,
+                                  nxt.out, *[r for r in nxt.reads if len(r)])
 
         def f_note(t):
             # "MiniLM normalizes after each part, so layer 1's matrices read this X
@@ -2447,9 +2589,9 @@ class ContextQKVScene(StoryboardScene):
             done["keep"].add(nxt.note)
 
         def alone(t):
-            # "Each works on one token alone, but the two banks come in already apart, so
-            # the angle between them can still change": the boxes' "each token alone", then
-            # the pair's angle (review 34: why a per-token step can move the cosine)
+            # "Each sees one token alone, but the banks arrive apart, so their angle can
+            # still move": the boxes' "each token alone", then the dot's moves on the scale
+            # (review 34: why a per-token step can move the cosine)
             if not blk:
                 self.wait(t)
                 return
@@ -2458,7 +2600,11 @@ class ContextQKVScene(StoryboardScene):
                 self.emphasize(*labs, run_time=0.45 * t)
             else:
                 self.wait(0.45 * t)
-            self.emphasize(blk["big"], run_time=0.45 * t)
+            gz = nxt.scale
+            if len(gz):
+                self.emphasize(VGroup(gz.bar, gz.dot), run_time=0.45 * t)
+            else:
+                self.wait(0.45 * t)
             self.wait(0.1 * t)
 
         # (round 32: "Where does a difference come from?" left the voice: the caption asks
@@ -2466,11 +2612,14 @@ class ContextQKVScene(StoryboardScene):
         groups = [
             [(0.1, q_move),
              (1, grow_arcs)],
+            # one head's weights made (review 34b), when the voice says so
+            *([[(1, sm_scores)], [(1, sm_weights)]] if demo is not None else []),
             # (round 31: the positions and "the" at another place were cut for length; the
             # claim is carried by the keys the query meets)
             [(1, river)],
             [(1, money)],
         ]
+        d_ = 2 if demo is not None else 0
         groups += [[(1, pieces_in)], [(1, piece_scale)], [(1, piece_wo)], [(1, chain_one)],
                    [(1, cls_piece)],
                    [(1, pieces_two)], [(1, cos_in)], [(1, sums_in)],
@@ -2485,42 +2634,75 @@ class ContextQKVScene(StoryboardScene):
                    # "A last LayerNorm, and the two X entering layer 1 have a cosine of 0.90;
                    # MiniLM normalizes after each part, so layer 1's matrices read this X
                    # directly."
-                   [(0.12, lambda t: f_step(2, t)), (0.3, f_out), (0.1, lambda t: self.wait(t)),
-                    (0.3, f_note), (0.1, lambda t: self.wait(t))]]
+                   [(0.12, lambda t: f_step(2, t)), (0.45, f_out),
+                    (0.3, f_note), (0.05, lambda t: self.wait(t))]]
         # a breath after the weights read aloud, after the two updates (before their
         # cosine), and after the sums (before the rest of the layer)
-        self.by_cue(groups, pause={2: 0.4, 3: 0.3, 9: 0.3, 11: 0.5})
+        # (and after one head's weights, before the average; the money bank's pieces, which
+        # land one by one, get a second more before "So attention gives ...")
+        self.by_cue(groups, pause={**({3: 0.3} if d_ else {}),
+                                   2 + d_: 0.4, 3 + d_: 0.3, 9 + d_: 1.0, 11 + d_: 0.5})
         self.unbox()
         # the sums' drawing has left (its sums went on into the blocks) when there is a block
         keep = done.get("keep", sums)
         self.st.handoff = None if nxt is None else nxt.out      # its cosine goes on, to the chart
         self.set_slot("right", keep)
 
-    def pair(self, c: float, o, h: float = 0.9) -> VGroup:
-        """The two sums (or what the block makes of them) as two dashed arrows from `o`, in
-        the sentences' colours, at the angle of cosine `c`: drawn, never written."""
-        a = pymath.acos(max(-1.0, min(1.0, float(c))))
-        mid = 62 * DEGREES
-        o = np.asarray(o, dtype=float)
-        g = VGroup()
-        for i, d in enumerate((-a / 2, a / 2)):
-            end = o + h * np.array([pymath.cos(mid + d), pymath.sin(mid + d), 0.0])
-            dl = DashedLine(o, end, color=SENT[i], stroke_width=4, dash_length=0.1,
-                            dashed_ratio=0.55)
-            dl.add_tip(tip_length=0.16, tip_width=0.13)
-            g.add(dl)
-        # the angle itself drawn between them (review 34x, 2:00-2:16: it never visibly changed)
-        g.add(Arc(radius=0.4 * h, start_angle=mid - a / 2, angle=a, arc_center=o,
-                  color=T.TEXT, stroke_width=3))
+    def gauge(self, y_hi: float, y_lo: float, x: float) -> VGroup | None:
+        """The two banks' cosine on a zoomed scale (the plan's `gauge`), a vertical bar at x
+        from y_lo to y_hi, its tick values left of it, a dot at the sums' cosine (moved by
+        the beat as each step is lit: the pair's angle turns a few degrees, too little to see,
+        review 34b), its name under it. `y_of(c)`: the height of cosine c."""
+        gz = self.v.entered.gauge
+        if isinstance(gz, Value):
+            return None
+        lo, hi = float(gz.range[0]), float(gz.range[1])
+
+        def y_of(c) -> float:
+            return y_lo + (float(c) - lo) / max(hi - lo, 1e-9) * (y_hi - y_lo)
+
+        L_ = T.TYPE.label
+        bar = Line([x, y_lo, 0], [x, y_hi, 0], color=T.TEXT, stroke_width=3)
+        ticks = VGroup()
+        labelled = {round(float(v), 6) for v in gz.labels.values}
+        for t_ in gz.ticks:
+            yv = y_of(t_)
+            tk = VGroup(Line([x - 0.12, yv, 0], [x, yv, 0], color=T.TEXT, stroke_width=2.5))
+            if round(float(t_), 6) in labelled:
+                tk.add(Num(t_, decimals=2, size=L_, color=T.TEXT).next_to(
+                    [x - 0.12, yv, 0], LEFT, buff=0.1))
+            ticks.add(tk)
+        name = VGroup(txt("cos, zoomed in", L_, T.TEXT),
+                      txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
+        name.next_to(bar, DOWN, buff=0.2)           # (`place_name` may move it)
+        dot = Dot([x, y_of(self.v.entered.stages[0].cos), 0], radius=0.11, color=T.TEXT)
+        g = VGroup(bar, ticks, name, dot)
+        g.bar, g.ticks, g.name, g.dot, g.y_of, g.x = bar, ticks, name, dot, y_of, x
         return g
 
-    def rest_of_block(self, src: VGroup, y_top: float, compact: bool = False) -> VGroup:
-        """The rest of layer 0 after attention's add, on a stage of its own (the sums'
-        drawing has left but for the two sums themselves), one box per step in the model's
-        order (post-LN: LayerNorm, FFN + add, LayerNorm), one under the other; the two sums
-        (a pair of dashed arrows at their cosine's angle) go through each box and out of each
-        comes the cosine after it (`reads`), written right of the box; then, right of the last
-        box, `out`, the two X^(1) and their cosine, and what reads them next."""
+    def place_name(self, gz: VGroup, clear: list) -> None:
+        """The zoomed scale's name under its bar, else right of its top, else right of its
+        bottom: the first place above the caption and clear of `clear` (a teacher's stacked
+        sentences push the boxes, and the bar beside them, down to the caption)."""
+        name, bar = gz.name, gz.bar
+        spots = [lambda: name.next_to(bar, DOWN, buff=0.2),
+                 lambda: name.next_to(bar.get_top(), RIGHT, buff=0.3).align_to(bar, UP),
+                 lambda: name.next_to(bar.get_bottom(), RIGHT, buff=0.3).align_to(bar, DOWN),
+                 lambda: name.next_to(VGroup(bar, *clear), DOWN, buff=0.2).align_to(bar, LEFT)]
+        for put in spots:
+            put()
+            if name.get_bottom()[1] >= self.caption_top() + 0.1 and not any(
+                    overlaps(name, m, 0.08) for m in clear):
+                return
+        spots[0]()
+
+    def rest_of_block(self, y_top: float) -> VGroup:
+        """The rest of layer 0 after attention's add, on a stage of its own, one box per step
+        in the model's order (post-LN: LayerNorm, FFN + add, LayerNorm), one under the other;
+        the cosine after each step (`reads`) written right of its box; right of them the
+        zoomed cosine scale (`gauge`), whose dot moves as each box is lit; then, level with
+        the dot's last place, `out`: the two X^(1) and their cosine, and what reads them
+        next."""
         e = self.v.entered
         stages = list(e.stages)
         placement = self.v.reads.placement.value
@@ -2541,7 +2723,7 @@ class ContextQKVScene(StoryboardScene):
                       Num(stages[0].cos, decimals=2, size=L_, color=T.TEXT))
         head.move_to([x0, y_top, 0], aligned_edge=UP + LEFT)
         self.keep_inside(head)
-        boxes, parts, slots, reads, arrows = VGroup(), VGroup(), [], VGroup(), VGroup()
+        boxes, parts, reads, arrows = VGroup(), VGroup(), VGroup(), VGroup()
         y = head.get_bottom()[1] - 0.35 - bh / 2
         for k, (lines, st_) in enumerate(zip(names, stages[1:])):
             b = Rectangle(width=bw, height=bh, color=T.MUTED, stroke_width=2.5)
@@ -2551,7 +2733,6 @@ class ContextQKVScene(StoryboardScene):
             lab.move_to([x0 + 0.25, y, 0], aligned_edge=LEFT)
             boxes.add(b)
             parts.add(VGroup(b, lab))
-            slots.append(None)
             r = inline(txt("cos", L_, T.TEXT), Num(st_.cos, decimals=2, size=L_, color=T.TEXT))
             r.next_to(b, RIGHT, buff=0.35)
             if k == len(names) - 1 and e.x_next.value is not None and round(
@@ -2563,13 +2744,6 @@ class ContextQKVScene(StoryboardScene):
                                  color=T.MUTED, stroke_width=3,
                                  max_tip_length_to_length_ratio=0.35))
             y -= bh + gap
-        # the pair stands in one place right of the cosines, large (its angle is the
-        # cosine's): each step turns it there while its box is lit
-        right_r = max(b.get_right()[0] for b in boxes) + 0.35 + max(
-            [r.width for r in reads if len(r)] + [1.0])
-        P = np.array([right_r + 0.5, boxes[-1].get_bottom()[1] + 0.1, 0.0]) if len(boxes) \
-            else np.array([x0 + 1.0, y, 0.0])
-        slots = [P for _ in slots]
         # the FFN's add: its input goes round the FFN and is added to its output (a skip
         # path from the arrow above its box to a plus on the arrow below it)
         skip = VGroup()
@@ -2594,88 +2768,54 @@ class ContextQKVScene(StoryboardScene):
             skip.at = k
             # the step's cosine is the add's output: written on the add, not beside the FFN
             # box (review 29: it read as the FFN's own number before the add was drawn)
-            # in the column of the other cosines, right of the boxes (review 33b, 2:06: beside
-            # "add" it stood where the pair passed down to the last box)
             if len(reads[k]):
                 reads[k].next_to(b, RIGHT, buff=0.35).set_y(yb)
-        # out, right of the last box (its cosine is the out's): the pair comes out of the
-        # box to the right, into the place left of the words; else under the last cosine
-        last = boxes[-1] if len(boxes) else head
+        # the zoomed scale right of the cosines, as tall as the boxes' column (its tick
+        # values between the cosines and the bar)
+        right_r = (max(b.get_right()[0] for b in boxes) + 0.35 +
+                   max([r.width for r in reads if len(r)] + [1.0])) if len(boxes) else x0 + 1
+        gz = None
+        if len(boxes):
+            # never shorter than GAUGE_H (a pre-norm block is one box: its ticks crowded)
+            top_ = boxes[0].get_top()[1]
+            gz = self.gauge(top_, min(boxes[-1].get_bottom()[1], top_ - GAUGE_H),
+                            right_r + 1.6)
+        scale = gz if gz is not None else VGroup()
+        # out, right of the scale, level with the dot's last place (its cosine is the out's)
         out = inline(txt("out: the two", L_, T.TEXT),
                      math("X^((1))", 1.4 * T.TYPE.math_label, T.X),
                      txt(", cos", L_, T.TEXT),
                      Num(e.x_next, decimals=2, size=L_, color=T.X))
         out[-1].shift(RIGHT * 0.14)         # room for its box (review 32a: "cos" ran into it)
-        out.move_to([P[0] + 2.6, last.get_y(), 0], aligned_edge=LEFT)
-        end = P
+        if gz is not None and e.x_next.value is not None:
+            out.move_to([gz.x + 0.45, gz.y_of(e.x_next), 0], aligned_edge=LEFT)
+        else:
+            last = boxes[-1] if len(boxes) else head
+            out.next_to(last, RIGHT, buff=0.6)
         reads_x = self.v.reads.same_as_x.value
         # in words, as the voice says it (round 34: W_Q, W_K, W_V's subscripts were specks)
         note = VGroup(txt(f"layer {int(e.layer) + 1}'s matrices", L_, T.TEXT),
                       txt("read this X directly" if reads_x else "read LN of this X", L_,
                           T.TEXT)).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
-        note.next_to(out, DOWN, buff=0.2).align_to(out, LEFT)
+        note.next_to(out, DOWN, buff=0.3).align_to(out, LEFT)
         low = self.caption_top() + 0.2 - note.get_bottom()[1]
-        if low > 0:                         # no room under it: both up, beside the pair
+        if low > 0:                         # no room under it: both up
             VGroup(out, note).shift(UP * low)
-        # the turn is a few degrees (review 25: "too small to see"): a zoomed cosine scale
-        # right of the pair, a dot at the sums' cosine that moves up or down as each box is
-        # lit, a tick left where it was (the numbers are beside the boxes)
-        scale = VGroup()
-        # compact (round 32): the pair goes through the boxes in one sentence, no step's
-        # cosine read: no scale
-        if len(boxes) and len(stages) > 1 and not compact:
-            cs_all = [float(st_.cos.value) for st_ in stages]
-            lo_v, hi_v = min(cs_all), max(cs_all)
-            mid_v, half = (lo_v + hi_v) / 2, max(hi_v - lo_v, 0.03) * 0.65
-            y_hi = boxes[0].get_top()[1] - 0.1
-            y_lo = boxes[-1].get_top()[1] - 0.1
-            sx = P[0] + 3.0
-
-            def y_of(c: float) -> float:
-                return y_lo + (float(c) - (mid_v - half)) / (2 * half) * (y_hi - y_lo)
-
-            bar = Line([sx, y_lo, 0], [sx, y_hi, 0], color=T.TEXT, stroke_width=3)
-            title = VGroup(txt("cos, zoomed in", L_, T.TEXT),
-                           txt("(up: more alike)", L_, T.TEXT)).arrange(DOWN, buff=0.06)
-            title.next_to(bar, UP, buff=0.12)
-            dot = Dot([sx, y_of(cs_all[0]), 0], radius=0.1, color=T.TEXT)
-            # its values, every 0.02 within the range drawn (review 28: no tick values)
-            nums = VGroup()
-            v_ = np.ceil((mid_v - half) * 50 - 1e-9) / 50
-            while v_ <= mid_v + half + 1e-9:
-                yv = y_of(v_)
-                # at label size, in the text colour (round 31: small grey ticks)
-                lab = txt(f"{v_:.2f}", L_, T.TEXT, mono=True).next_to(
-                    [sx - 0.14, yv, 0], LEFT, buff=0.1)
-                tick = VGroup(Line([sx - 0.14, yv, 0], [sx, yv, 0], color=T.TEXT,
-                                   stroke_width=2.5))
-                # a value only where it has room (a short scale: every other one)
-                if not any(overlaps(lab, m[1], 0.06) for m in nums if len(m) > 1):
-                    tick.add(lab)
-                nums.add(tick)
-                v_ = round(v_ + 0.02, 2)
-            scale.add(bar, title, nums, dot)
-            scale.bar, scale.dot, scale.y_of = bar, dot, y_of
-            scale.labels = []
-            # each tick named by the step whose cosine it marks (the sums, then each box but
-            # the last: the dot itself ends at the last)
-            scale.names = ["the sums"] + [" ".join(n) if len(n) == 1 else
-                                          ("FFN + add" if "FFN" in n[0] else n[0])
-                                          for n in names[:-1]]
+        if gz is not None:
+            self.place_name(gz, [out, note])
         # the boxes' column (and the out beside it) in the middle of the frame
         blocks = VGroup(head, parts, arrows, reads, skip, scale)
         g = VGroup(blocks, out, note)
-        # the whole in the middle of the frame (its own stage), the pair's places with it
         dx = np.array([-g.get_center()[0], 0.0, 0.0])
         # never past the frame's left edge (the skip path is the leftmost)
         dx[0] = max(dx[0], -7.1 + T.EDGE - g.get_left()[0])
         g.shift(dx)
-        slots = [p + dx for p in slots]
-        end = end + dx
+        if gz is not None:
+            gz.x += dx[0]
         for m in (out, note):
             self.keep_inside(m)
         blocks.boxes = boxes
-        g.blocks, g.out, g.note, g.reads, g.slots, g.end = blocks, out, note, reads, slots, end
+        g.blocks, g.out, g.note, g.reads = blocks, out, note, reads
         g.head, g.parts, g.arrows, g.skip, g.scale = head, parts, arrows, skip, scale
         return g
 
@@ -2734,59 +2874,6 @@ class ContextQKVScene(StoryboardScene):
         self.drop("arcs", "right", "panel", "zero_label", "table", "made", "xrows", "xmarks", "cosine", "cos_status",
                   "cos_arrows")
 
-    def carry_to(self, t: float) -> list:
-        """The animations that move the cosine out of layer 0 ("out: the two X^(1), cos
-        0.90") into the chart as it comes in: its X^(1) onto the axis's X^(1), its number to
-        where X's layer-1 point will stand (played with the chart's own fade-in: nothing
-        floats over an empty stage)."""
-        st, hand = self.st, self.st.handoff
-        num, name = hand[-1], hand[1]
-        xl = st.ax.x_labels[1]
-        # the number goes straight to where it will stand beside X's layer-1 point (review
-        # 30: on its way down to the axis it passed over the tick labels); X's line and
-        # point come to it in `carry`
-        dots = st.dots.setdefault("x", {})
-        had = 1 in dots
-        if not had:                         # where carry's ring will put it
-            dots[1] = self.point("x", 1)
-        spot = self.x1_ring()[1].get_center()
-        if not had:
-            dots.pop(1)
-        return [name.animate.match_height(xl).move_to(xl), num.animate.move_to(spot)]
-
-    def carry(self, t: float) -> None:
-        """X's layer-1 segment and point drawn up to the carried cosine, which moves beside
-        the point with a line to it."""
-        st, hand = self.st, self.st.handoff
-        num, name = hand[-1], hand[1]
-        self.remove(name)
-        num.add_background_rectangle(color=T.BACKGROUND, opacity=0.85, buff=0.04)
-        seg, d = self.segment("x", 1), self.point("x", 1)
-        st.dots.setdefault("x", {})[1] = d
-        r = self.x1_ring()
-        self.bring_to_front(num)
-        # round the legend, not through it (review 29: "0.90" crossed the legend's note):
-        # right past the legend's right edge, up to the point's height, then in
-        inside = getattr(st.chart, "inside", None)
-        p0, p1 = num.get_center(), r[1].get_center()
-        if inside is not None and inside.get_bottom()[1] < p1[1] and \
-                inside.get_right()[0] + 0.1 > p0[0] - num.width / 2:
-            xr_ = max(inside.get_right()[0] + num.width / 2 + 0.2, p1[0])
-            ytop = max(p1[1], inside.get_top()[1] + num.height / 2 + 0.15)
-            path = VMobject().set_points_as_corners(
-                [p0, [xr_, p0[1], 0], [xr_, ytop, 0], [p1[0], ytop, 0], p1])
-            move = MoveAlongPath(num, path)
-        else:
-            move = num.animate.move_to(p1)
-        self.play(Create(seg), move, run_time=0.6 * t)
-        self.play(FadeInPlace(d), Create(r[0]), run_time=0.3 * t)
-        st.lines.add(seg)
-        self.bring_to_front(*[d_ for kk in reversed(self.keys)
-                              for d_ in st.dots.get(kk, {}).values()])
-        self.bring_to_front(num)
-        self.wait(0.1 * t)
-        st.carried = VGroup(r[0], num)
-
     def grow_key(self, k: str, l0: int, l1: int, t: float) -> None:
         """Quantity k's line from layer l0-1 to layer l1, drawn along, each point once its
         segment has reached it: one curve at a time, as the voice names it."""
@@ -2823,49 +2910,13 @@ class ContextQKVScene(StoryboardScene):
 
     def beat_layers(self, beat) -> None:
         self.compact_head()
+        # layer 0's stage leaves whole; the X^(1) cosine it ended on comes back as X's
+        # layer-1 point is drawn, when the voice turns to X (review 34b: carried into the
+        # chart at once, 0.90 stood there before its line and its sentence)
         hand = self.st.handoff
-        right = self.shown.get("right")
-        if hand is not None and right is not None and hand in right.submobjects:
-            right.remove(hand)              # it stays: its cosine goes on to the chart
-            self.add(hand)
-            # its words leave with the layer-0 stage, before the chart comes in (only the
-            # X^(1) and its cosine, which move into the chart, stay)
-            leave = [FadeOutPlace(VGroup(*[m for m in hand
-                                           if m is not hand[-1] and m is not hand[1]])),
-                     FadeOutPlace(right)]
-            self.shown.pop("right", None)
-            hand.words_gone = True
-        else:
-            hand = self.st.handoff = None
-            leave = []
+        self.st.handoff = None
         self.clear_entered()
-        if hand is not None and self.st.chart is not None:
-            self.play(*leave, run_time=self.quick(0.05, 0.4))
-            leave = []
-        if hand is not None and self.st.chart is None:
-            # the chart comes in with the carried X^(1) and its cosine moving into it
-            st = self.st
-            st.chart, st.wide = self.make_chart(True), True
-            new = VGroup()
-            for k in self.keys:
-                d = self.point(k, 0)
-                st.dots.setdefault(k, {})[0] = d
-                new.add(d)
-            st.grown = 0
-            # the layer-0 stage leaves as the chart comes in and the carried labels move
-            # (the stage gone before the chart comes: no two layouts over each other)
-            # (round 31: the carried X^(1) and 0.90 moved over the words still fading)
-            if leave:
-                self.play(*leave, run_time=0.4)
-            self.play(FadeInPlace(st.chart), FadeInPlace(new), *self.carry_to(0.7),
-                      run_time=0.7)
-            self.bring_to_front(*[d for k in reversed(self.keys) for d in st.dots[k].values()])
-            # X's layer-1 point drawn at once under the carried number (round 31: "0.90"
-            # stood 5 s in the empty chart before its point came)
-            if len(self.v.layers) > 2:
-                self.carry(0.7)
-        else:
-            self.ensure_chart(0, wide=True)
+        self.ensure_chart(0, wide=True)
         start = self.st.grown + 1
         L_ = len(self.v.layers) - 1
         # the header ("each layer l its own W") and the carried cosine over the first
@@ -2877,10 +2928,21 @@ class ContextQKVScene(StoryboardScene):
             self.set_slot("w_label", g)
 
         g_head = [(0.6, w_boxes)]
-        x0 = start
-        if hand is not None and start == 1 and len(self.v.layers) > 2:
-            x0 = 2                          # X's layer 1 drawn with the carried cosine
+        ringed = hand is not None and start == 1 and len(self.v.layers) > 2
         end_names = []
+
+        def x_curve(t):
+            # X's line, its layer-1 point ringed with its cosine as the line reaches it (the
+            # cosine layer 0 ended on), then on to the last layer
+            L_ = len(self.v.layers) - 1
+            if not ringed:
+                self.grow_key("x", start, L_, t)
+                return
+            self.grow_key("x", 1, 1, 0.25 * t)
+            r = self.x1_ring()
+            self.play(Create(r[0]), FadeInPlace(r[1]), run_time=0.15 * t)
+            self.st.carried = r
+            self.grow_key("x", 2, L_, 0.6 * t)
 
         def end_value(k, t):
             # the curve's last value, ringed as it lands and said (review 26: four curves
@@ -2915,7 +2977,8 @@ class ContextQKVScene(StoryboardScene):
 
         curves = [[(0.08, lambda t: self.drop("end_value", run_time=max(0.2, t))),
                    *([(0.08, carried_out)] if k != "x" else []),
-                   (1, lambda t, k=k: self.grow_key(k, x0 if k == "x" else start, L_, t)),
+                   (1, lambda t, k=k: (x_curve(t) if k == "x" else
+                                        self.grow_key(k, start, L_, t))),
                    (0.3, lambda t, k=k: end_value(k, t))]
                   for k in self.keys]
         sm, L = self.v.summary, len(self.v.layers) - 1
@@ -3134,7 +3197,8 @@ class ContextQKVScene(StoryboardScene):
         title_ = txt("illustration (not model numbers): two pairs of arrows through one matrix",
                      T.TYPE.label, T.TEXT)
         title_.next_to(VGroup(ins, outs, mat), UP, buff=0.35).set_x(0)
-        unmeasured = txt("How each W does so: not measured here.", T.TYPE.label, T.TEXT)
+        unmeasured = txt("How each layer's W and bias do so: not measured here.", T.TYPE.label,
+                         T.TEXT)
         unmeasured.next_to(VGroup(ins, outs, tags_), DOWN, buff=0.3).set_x(0)
         why = VGroup(title_, ins, mat, feed, out_ar, outs, tags_, unmeasured)
         # as large as the stage allows over the conclusion's card (review 34, 3:08: small,

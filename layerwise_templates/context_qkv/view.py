@@ -112,6 +112,26 @@ class Plane(View):
     sum: list[list[float]]
 
 
+class Softmax(View):
+    """One head's scores and weights for sentence 1's focus word ([key]; `keys` the two the
+    scene writes out)."""
+    sentence: int
+    head: int
+    query: int
+    keys: list[int]
+    scores: list[float | None]
+    weights: list[float]
+    d_head: int
+    score_decimals: int
+
+
+class Gauge(View):
+    """The zoomed cosine scale the rest of the block moves a dot on (`plan.zoom_axis`)."""
+    range: list[float]
+    ticks: list[float]
+    labels: list[float]
+
+
 class Stage(View):
     name: str
     cos: float
@@ -119,7 +139,9 @@ class Stage(View):
 
 class Entered(View):
     layer: int
+    softmax: Softmax | None
     stages: list[Stage]
+    gauge: Gauge | None
     sentences: list[Looks]
     shared: list[int]
     heads: list[Head]
