@@ -782,8 +782,9 @@ def window_name(v, why: bool = False) -> VGroup:
     """The name of the shaded late window, under an axis: "last 7 layers"; on a median chart
     (`why`) it says it is shaded, and by which rule (the plan's: the layers from which the
     answer's rank stays under the threshold, r35, review: "say the rule by which the shade
-    was chosen"): "shaded: Paris's / rank < 1,000 / after each layer", three lines beside
-    the shade (under the axis it ran into the axis's name)."""
+    was chosen"): "shaded: Paris's / rank < 1,000 / after layers 23–29", three lines beside
+    the shade (under the axis it ran into the axis's name); the layers named, since the band
+    spans X^(23) .. X^(30) and was read as covering X^(23) (review 35))."""
     if not why:
         return inline(txt("last", T.LABEL_SIZE, T.TEXT),
                       Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
@@ -793,7 +794,8 @@ def window_name(v, why: bool = False) -> VGroup:
                   inline(txt("rank <", T.LABEL_SIZE, T.TEXT),
                          Num(v.window.threshold, decimals=0, size=T.LABEL_SIZE, color=T.TEXT,
                              style="group"), buff=0.12),
-                  txt("after each layer", T.LABEL_SIZE, T.TEXT)
+                  txt(f"after layers {int(v.window.start)}–{int(v.window.start) + int(v.window.size) - 1}",
+                      T.LABEL_SIZE, T.TEXT)
                   ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
 
 
