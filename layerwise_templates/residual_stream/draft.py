@@ -46,7 +46,7 @@ def build(c: Context) -> Draft:
         from .plan import addition_check, measured_bound
         chk = addition_check(t, pos)
         bound = chk["bound_total"]["bound"]      # float32's, from |X|
-        measured = measured_bound(chk["max_error_total"])["bound"]   # the error, far below
+        measured = measured_bound(chk["max_error_total"], bound)["bound"]   # the error, far below
         beats.append(Beat(
             "switch", ["switch"], "A pre-norm model: {model.display}",
             "On the left, MiniLM, a post-LN model. On the right, {model.display}, pre-norm. "
