@@ -109,14 +109,15 @@ def swap_moved_by(before: float, swap: float, new: float) -> str | None:
     return "changed x" if direction(before, swap, OWN_SHIFT) else None
 
 
-def worked_head(t: Trace, layer: dict, pos: list[int], special: list[int]) -> dict | None:
+def worked_head(t: Trace, layer: dict, pos: list[int]) -> dict | None:
     """Layer 0's first head the voice does not name (neither the word's nor [CLS]'s), worked
     through for the focus word: its scores and the weights softmax makes of them (see the
-    module's docstring). None for a word of several tokens (its row is an average of rows)."""
-    if len(pos) != 1:
-        return None
+    module's docstring). None for a word of several tokens (its row is an average of rows), or
+    when every head is named (a model of one or two heads)."""
     named = {layer["head_on_word"], layer["head_on_cls"]}
-    h = next(k for k in range(len(layer["heads"])) if k not in named)
+    h = next((k for k in range(len(layer["heads"])) if k not in named), None)
+    if len(pos) != 1 or h is None:
+        return None
     steps = query_steps(t, 0, h, pos[0])
     where = "data.worked"
     return {"layer": 0, "head": h, "scores": steps["scores"], "weights": steps["weights"],
@@ -204,7 +205,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         shown += [(tie[k], f"data.tie.{k}") for k in ("old_row", "new_row", "swap_row")]
     if tie_last:
         shown += [(tie_last[k], f"data.tie_last.{k}") for k in ("old_row", "new_row", "swap_row")]
-    worked = worked_head(t, layers[0], pos, special)
+    worked = worked_head(t, layers[0], pos)
     if worked is not None:
         shown.append((worked["weights"], "data.worked.weights"))
     decimals = max(shown_decimals(r, DECIMALS, where) for r, where in shown)

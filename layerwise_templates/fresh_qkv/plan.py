@@ -226,7 +226,6 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             row["q_mixed"] = {"first": mixed[:OUT].tolist(),
                               "cos_old": float(cosine(mixed, old)),
                               "entries": int(mixed.shape[-1]),
-                              "w_cos": float(cosine(wn[hn].ravel(), wo[hq].ravel())),
                               "w_cos_max": max(pairs),
                               # how many pairs w_cos_max is the largest of (said: "all 144")
                               "w_pairs": len(pairs),

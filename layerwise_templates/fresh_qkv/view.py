@@ -64,7 +64,6 @@ class Mixed(View):
     first: list[float]   # X^(l) W_Q^(l-1) + b_Q^(l-1), head 0: its first entries
     cos_old: float       # its cosine with Q^(l-1) over the head's entries (one query space)
     entries: int
-    w_cos: float         # cos(W_Q^(l) head 0, W_Q^(l-1) head 0), as lists of numbers
     w_cos_max: float     # the largest |cos| between any head's block of W_Q^(l) and of W_Q^(l-1)
     w_pairs: int         # how many pairs of heads that largest is taken over (n_heads^2)
     w_cos_all: list[list[float]]   # every pair's cosine: [layer l's head][layer l-1's head]

@@ -29,8 +29,7 @@ that head's whole attention matrix; every head's matrix side by side.
                            token (`first_token`, [CLS] in BERT)
   layers[i].next           the next layer (None at the last): its X for the focus token (`x`,
                            first `show`), the followed head's query there (`q`) beside this
-                           layer's (`q_here`), `decimals`; `w_cos` the cosine between that
-                           head's W_Q in the two layers (flattened), `w_cos_text`
+                           layer's (`q_here`), `decimals`
   layers[i].qkv_bias       whether the layer adds a bias to X W_Q, X W_K, X W_V
   layers[i].patterns[h]    every head's whole attention matrix [query][key] (rows sum to 1)
   layers[i].prev_token[h]  every head's mean attention from a token to the one just before it
@@ -293,19 +292,14 @@ def random_baseline(W: dict, l: int, where: str) -> float:
 
 
 def next_layer(t: Trace, l: int, f: int, h: int, q_here: list, where: str) -> dict | None:
-    """The next layer's X for the focus token and the followed head's query there; `w_cos`
-    the cosine between that head's W_Q in the two layers, each flattened (round 33b, review
-    33x: "separately learned matrices" had no number), `w_cos_text` at its shown decimals."""
+    """The next layer's X for the focus token and the followed head's query there (the
+    cosine between its W_Q in the two layers, said in round 33b, was cut in round 35: head
+    numbers mean nothing across layers, so the plan no longer keeps it)."""
     if l + 1 >= t.n_layers:
         return None
     x = np.asarray(attn_input(t, l + 1), np.float64)[f, :SHOW].tolist()
     q = head_vectors(t, l + 1, h)["q"][f, :SHOW].tolist()
-    W = t.weights()
-    wq = [np.asarray(W[f"blocks.{k}.attn.W_Q"], np.float64)[h].ravel() for k in (l, l + 1)]
-    wc = float(cosine(wq[0], wq[1]))
-    wd = shown_decimals([wc], DECIMALS, f"{where}.next.w_cos")
     return {"layer": l + 1, "head": h, "x": x, "q": q, "q_here": list(q_here),
-            "w_cos": wc, "w_cos_text": f"{wc:.{wd}f}",
             "decimals": shown_decimals([x, q, list(q_here)], DECIMALS, f"{where}.next"),
             # X^(l+1) at X^(l)'s precision (review 26: 3 decimals beside 2)
             "x_decimals": shown_decimals([x], SUM_DECIMALS, f"{where}.next.x")}

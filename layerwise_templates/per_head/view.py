@@ -153,8 +153,6 @@ class Next(View):
     q_here: list[float]
     decimals: int
     x_decimals: int
-    w_cos: float            # the head's W_Q in the two layers, flattened: their cosine
-    w_cos_text: str
 
 
 class Layer(View):
