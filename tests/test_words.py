@@ -70,3 +70,18 @@ def test_a_split_word_is_one_word_in_every_plan_helper():
     pick = context_pick(trace, [1])
     assert (pick["token"], pick["positions"], pick["position"]) == ("riverbank", [2, 3], 2)
     assert abs(pick["weight"] - 0.4) < 1e-12 and abs(pick["own"]) < 1e-12
+
+
+def test_a_stray_space_is_no_special_token(cache_dir):
+    """SmolLM2 adds no special tokens and splits "At 9:30" into 'At' ' ' '9': the lone space
+    is in no word but covers text, so it is not a special token (it was taken for one, and
+    attention_depth's draft named a blank token its sink); MiniLM's [CLS] and [SEP] are."""
+    from layerwise_core.analysis.vectors import special_positions
+    from layerwise_core.tracing import get_trace
+    s = "At 9:30, José's bank opened its doors."
+    t = get_trace("smollm2-135m", s, cache_dir=cache_dir)
+    assert t.tokens[:3] == ["At", " ", "9"]
+    assert all(1 not in w["positions"] for w in t.meta["words"])
+    assert special_positions(t) == []
+    m = get_trace("minilm-l6", s, cache_dir=cache_dir)
+    assert [m.tokens[i] for i in special_positions(m)] == ["[CLS]", "[SEP]"]

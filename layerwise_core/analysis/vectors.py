@@ -29,9 +29,14 @@ def positions(trace: Trace, word: str) -> list[int]:
 # is the sum over its tokens, its vector the mean of its tokens' (`focus_row`).
 
 def special_positions(trace: Trace) -> list[int]:
-    """Token positions that belong to no word of the sentence ([CLS], [SEP], BOS)."""
+    """Token positions the tokenizer added ([CLS], [SEP], BOS): in no word of the sentence and
+    covering none of its text (an empty offset span). A piece of the text in no word is not
+    one: SmolLM2 splits "At 9:30" into 'At' ' ' '9' ..., and its lone ' ' (span 2..3) was
+    counted as a special token, so attention_depth's draft named a blank token the sink."""
     inside = {p for w in trace.meta["words"] for p in w["positions"]}
-    return [i for i in range(len(trace.tokens)) if i not in inside]
+    spans = trace.meta.get("offsets")
+    return [i for i in range(len(trace.tokens)) if i not in inside
+            and (spans is None or spans[i][0] == spans[i][1])]
 
 
 def content_words(trace: Trace, exclude: set[int] = frozenset()) -> list[dict]:
