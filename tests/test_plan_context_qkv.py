@@ -211,7 +211,8 @@ def test_entered_is_the_traces(built, cache_dir):
     assert cos(*pl["sum"]) == pytest.approx(e["sum_cos"], abs=1e-9)
     np.testing.assert_allclose(pl["x"][0], pl["x"][1], atol=1e-9)      # one X at layer 0
     assert abs(pl["x"][0][1]) < 1e-9 and pl["x"][0][0] > 0
-    assert np.cross(pl["update"][0], pl["update"][1]) > 0
+    (ax, ay), (bx, by) = pl["update"]          # the second update turns counter-clockwise
+    assert ax * by - ay * bx > 0
     assert np.linalg.norm(pl["x"][0]) <= e["x_length"][0] + 1e-9
     np.testing.assert_allclose(np.linalg.norm(pl["update"], axis=1), e["length"], atol=1e-9)
     assert cos(*pl["update"]) == pytest.approx(e["cos"], abs=1e-9)
