@@ -1194,8 +1194,9 @@ class LogitLensScene(StoryboardScene):
         w = d["window"]
         start = w["start"]
         # the late window shaded over both plots and named under them, the same span as on
-        # the prompts' plots (the states X^(start+1) .. X^(L), `window_name`)
-        a = rp.pp(start - 1 - WINDOW_PAD, 0)          # X^(start) .. X^(L), as on every chart
+        # the prompts' plots: the states its layers write, X^(start+1) .. X^(L) (r36: from
+        # X^(start) it was read as covering the state before the window)
+        a = rp.pp(start - WINDOW_PAD, 0)
         b = rp.rp(L - 1 + WINDOW_PAD, rp.rank_top + 0.15)
         split = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
                           fill_color=T.TEXT, fill_opacity=0.08).move_to((a + b) / 2)
