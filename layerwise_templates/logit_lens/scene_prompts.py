@@ -13,7 +13,7 @@ from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Rounded
                    GrowArrow, GrowFromEdge,
                    ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
-                   UpdateFromAlphaFunc, VGroup, VMobject, linear)
+                   UpdateFromAlphaFunc, VGroup, VMobject, linear, there_and_back)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -521,18 +521,24 @@ def kl_part(scene, v, gone: list) -> None:
     if kl_box not in scene.mobjects:
         scene.play(FadeInPlace(kl_box), run_time=0.6)
         scene.add(kl_box)
-    # "it weights each token's log probability, the output's minus the lens's, by the
-    # output's probability, and sums": the formula's terms lit and underlined as said
     sub = pair.subs[1]
     said = scene.cue_with("weights each token", None)
+    under = lambda part: Line(part.get_corner(DOWN + LEFT), part.get_corner(DOWN + RIGHT),  # noqa
+                              stroke_color=T.TEXT, stroke_width=2).shift(0.05 * DOWN)
     if said is not None and said < nat_at and len(sub) == len(KL_TERMS):
-        marks = []
+        # "... how far the lens's guesses are from the model's output": the title boxed;
+        # "0 when they agree": its term underlined (r36: the axes stood empty ~5 s)
+        span = at(said) - scene.time
+        scene.emphasize(pair.heads[1], run_time=max(1.0, 0.45 * span))
+        scene.hold_until(at(said) - 0.3 * span)
+        marks = [under(sub[3])]
+        scene.play(Create(marks[0]), run_time=0.6)
+        # "it weights each token's log probability, the output's minus the lens's, by the
+        # output's probability, and sums": the formula's terms underlined as said
         for part, share in ((sub[2], 0.0), (sub[1], 0.45), (sub[0], 0.8)):
             scene.hold_until(at(said) + share * (at(nat_at) - at(said)))
-            under = Line(part.get_corner(DOWN + LEFT), part.get_corner(DOWN + RIGHT),
-                         stroke_color=T.TEXT, stroke_width=2).shift(0.05 * DOWN)
-            scene.play(Create(under), run_time=0.6)
-            marks.append(under)
+            marks.append(under(part))
+            scene.play(Create(marks[-1]), run_time=0.6)
         scene.hold_until(at(nat_at) - 0.5)
         scene.play(*[FadeOut(m) for m in marks], run_time=0.4)
     # "at X^(1) the median is 19.4 nats: ... one chance in 273,000,000": its first point
@@ -600,7 +606,7 @@ def kl_part(scene, v, gone: list) -> None:
     conf = scene.cue_with("Not its confidence", None)
     stop = at(conf) if conf is not None and conf < n_cues else end
     if here_at == chap_at:      # one sentence says both (the chapter's, then "here")
-        scene.hold_until(at(chap_at) + 0.45 * (stop - at(chap_at)))
+        scene.hold_until(at(chap_at) + 0.35 * (stop - at(chap_at)))
     # "here, what sharpens ... is the lens's match with the output": the conclusion the
     # caption, the band outlined, the line's fall in it traced as it is said
     if quoted:
@@ -611,7 +617,7 @@ def kl_part(scene, v, gone: list) -> None:
         [d.get_center() for d in falling])
     if stop - scene.time > 1.3:
         scene.play(ShowPassingFlash(fall, time_width=0.6),
-                   run_time=min(3.0, stop - scene.time - 0.3))
+                   run_time=min(4.5, stop - scene.time - 0.3))
     if conf is not None and conf < n_cues:
         confidence_part(scene, v, pair, kl_box, (band, name), conf, at, end)
     scene.hold_until(end - 0.2)
@@ -659,6 +665,9 @@ def confidence_part(scene, v, pair, kl_box, keep, conf: int, at, end: float) -> 
                  stroke_color=T.TEXT, stroke_width=2).shift(0.05 * DOWN)
     scene.play(Create(under), run_time=0.6)
     span = at(median_at) - at(define_at)
+    # "... 0 nats when it is sure of one token": the card's one tall bar boxed
+    scene.hold_until(at(define_at) + 0.3 * span)
+    scene.emphasize(bars, run_time=max(1.0, 0.3 * span))
     scene.hold_until(at(define_at) + 0.65 * span)
     scene.play(FadeOut(under), FadeIn(ent_num, shift=0.1 * UP), run_time=0.5)
     scene.emphasize(ent_num, run_time=max(1.0, at(median_at) - scene.time - 0.3))
@@ -675,8 +684,13 @@ def confidence_part(scene, v, pair, kl_box, keep, conf: int, at, end: float) -> 
                       stroke_width=2)
     scene.play(FadeIn(lo[0], scale=1.5), FadeIn(lo[1], shift=0.1 * UP), Create(ring),
                Create(link), run_time=0.8)
+    # (the ring swells and settles while "far from the answer" is said: a box round the
+    # number touched the x axis)
+    scene.play(ring.animate(rate_func=there_and_back).scale(1.6),
+               run_time=max(1.0, t0 + 0.7 * (end - t0) - scene.time - 0.1))
     scene.hold_until(t0 + 0.7 * (end - t0))
     scene.play(FadeIn(last[0], scale=1.5), FadeIn(last[1], shift=0.1 * UP), run_time=0.5)
+    scene.emphasize(last[1], run_time=max(1.0, end - scene.time - 0.3))
     scene.adopt(ent_box, ent, lo, ring, last, card, link)
 
 
