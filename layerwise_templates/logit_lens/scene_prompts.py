@@ -549,8 +549,12 @@ def kl_part(scene, v, gone: list) -> None:
     scale = nat_scale(v).next_to(ax1.c2p(1.5, float(v.prompts.median_kl[0]) - 3.5),
                                  DOWN + RIGHT, buff=0)
     clear_of_line(scale, kl, ax1.c2p(0, 0)[1])
-    scene.play(FadeIn(scale, shift=0.1 * UP), run_time=0.6)
-    scene.emphasize(scale, run_time=max(1.0, at(kl_nums) - scene.time - 0.7))
+    # (its three lines as the voice reaches each, then its number boxed: r36, the example
+    # stood still ~8 s)
+    for k, share in enumerate((0.3, 0.58, 0.76)):
+        scene.hold_until(at(nat_at) + share * (at(kl_nums) - at(nat_at)))
+        scene.play(FadeIn(scale[k], shift=0.1 * UP), run_time=0.5)
+    scene.emphasize(scale[2][1], run_time=max(1.0, at(kl_nums) - scene.time - 0.7))
     scene.adopt(kl_box, kl_marks[0])
     scene.play(FadeOutPlace(scale), run_time=0.4)
     # "its median climbs first, to its peak at X^(17)": the line drawn up to the peak as it
@@ -612,7 +616,7 @@ def kl_part(scene, v, gone: list) -> None:
     if quoted:
         scene.set_caption(here_claim(v))
     scene.play(band.animate.set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0),
-               run_time=0.6)
+               run_time=1.0)
     fall = VMobject(stroke_color=T.POINTER, stroke_width=6).set_points_as_corners(
         [d.get_center() for d in falling])
     if stop - scene.time > 1.3:
