@@ -81,10 +81,12 @@ RACE_SAID = 2.2            # the step the voice describes ("slides as it moves")
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 POINT_TIME = 1.0           # ... and for the pointer at the answer as it enters the top k
 STRIP = 12                 # cells drawn each side of the stream's "…" (the opening)
-PIPE_BOX = (3.1, 1.45)     # a step of the lens: its words on top, what it does to the row under
+PIPE_BOX = (3.3, 1.55)     # a step of the lens: its words on top, what it does to the row under
+PIPE_BOX_WAS = 3.1         # ... its width before r36 (the column places were laid out for it)
 PIPE_GAP = 0.45            # between the steps (their arrows)
 LABEL_MARGIN = 0.6         # a text's least distance from the frame's side (~36 px at 854x480)
-PIPE_TEXT = T.LABEL_SIZE   # the steps' words (at the small size they were ~10 px)
+PIPE_TEXT = T.LABEL_SIZE + 3   # the steps' words (r36, review: the grey second lines read
+                               # ~12-13 px at 22; at the small size they were ~10 px)
 BIG_PROMPT = 1.6           # the prompt said in the middle of the stage, at most this scale
 
 
@@ -754,7 +756,10 @@ class LogitLensScene(StoryboardScene):
         b = boxes
         top = VGroup(b[0], b[1]).arrange(RIGHT, buff=PIPE_GAP)
         bottom = VGroup(b[3], b[2]).arrange(RIGHT, buff=PIPE_GAP)      # softmax left: the U
-        VGroup(top, bottom).arrange(DOWN, buff=PIPE_GAP).move_to(free)
+        # (r36: the boxes wider for their larger words; the U moved right by as much, off
+        # the lens column on its left)
+        VGroup(top, bottom).arrange(DOWN, buff=PIPE_GAP).move_to(free).shift(
+            RIGHT * (PIPE_BOX[0] - PIPE_BOX_WAS))
         arrow = lambda p0, p1: Arrow(p0, p1, buff=0.05, stroke_width=2, color=T.MUTED,  # noqa
                                      max_tip_length_to_length_ratio=0.25, max_stroke_width_to_length_ratio=6)
         arrows = VGroup(arrow(b[0][0].get_right(), b[1][0].get_left()),
@@ -1194,8 +1199,9 @@ class LogitLensScene(StoryboardScene):
         w = d["window"]
         start = w["start"]
         # the late window shaded over both plots and named under them, the same span as on
-        # the prompts' plots (the states X^(start+1) .. X^(L), `window_name`)
-        a = rp.pp(start - 1 - WINDOW_PAD, 0)          # X^(start) .. X^(L), as on every chart
+        # the prompts' plots: the states its layers write, X^(start+1) .. X^(L) (r36: from
+        # X^(start) it was read as covering the state before the window)
+        a = rp.pp(start - WINDOW_PAD, 0)
         b = rp.rp(L - 1 + WINDOW_PAD, rp.rank_top + 0.15)
         split = Rectangle(width=b[0] - a[0], height=b[1] - a[1], stroke_width=0,
                           fill_color=T.TEXT, fill_opacity=0.08).move_to((a + b) / 2)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math as pymath
 
 
-from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, Create, DashedLine, Dot, FadeIn, FadeOut,
+from manim import (DOWN, LEFT, RIGHT, UP, AnimationGroup, Arrow, Circle, RoundedRectangle, Create, DashedLine, Dot, FadeIn, FadeOut,
                    GrowArrow, GrowFromEdge,
                    ShowPassingFlash,
                    LaggedStart, Line, Rectangle, ReplacementTransform, Restore,
-                   UpdateFromAlphaFunc, VGroup, VMobject, linear)
+                   UpdateFromAlphaFunc, VGroup, VMobject, linear, there_and_back)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -493,15 +493,16 @@ def entropy_part(scene, v, plot) -> None:
 
 
 def kl_part(scene, v, gone: list) -> None:
-    """KL alone, drawn as its sentence defines it, its points marked as they are said, then
-    the late layers shaded as the voice closes."""
+    """KL alone: its axes as it is defined, its first point as its start is said, its line
+    drawn as its shape is said (r36, both round-35 reviewers: the whole curve was drawn ~15 s
+    before its shape was the topic), the late states shaded as the voice closes; then the
+    chart turns into entropy's (`confidence_part`)."""
     n_cues = scene.n_cues()
-    cue = lambda i: min(i, max(0, n_cues - 1))
     nat_at, kl_nums, kl_drop, shade_at, chap_at, here_at = cue_chain(
         scene, "the median over the prompts is", "Its median climbs", "back below", "Shaded", "chapter says",
         "what sharpens")
     end = scene.cue_at(n_cues)
-    cue, at = timeline(scene, 7)       # (silent: "what sharpens" at 6/7 of the beat)
+    cue, at = timeline(scene, 12)      # (silent: the beat's twelve sentences evenly)
     pair = spread_pair(scene, v)
     kl_box = pair.group[1]
     kl, kl_marks = pair.lines[1]
@@ -515,164 +516,186 @@ def kl_part(scene, v, gone: list) -> None:
             scene.play(*[FadeOutPlace(m) for m in gone], run_time=0.3)
     scene.slots.update({k: None for k in scene.slots})
     scene.slots["wide"] = kl_box
-    # "KL divergence ... measures how far the lens's guesses are from the model's output"
-    # (r33, review: "a blank fade of ~1.5 s while KL is defined": the axes come and the line
-    # starts in one play)
-    draw = max(1.0, 0.55 * (at(nat_at) - scene.time))
-    if kl_box in scene.mobjects:
-        scene.play(Create(kl, rate_func=linear), run_time=draw)
-    else:
-        scene.play(AnimationGroup(FadeInPlace(kl_box, run_time=0.45),
-                                  Create(kl, rate_func=linear, run_time=draw)))
+    # "KL divergence ... measures how far the lens's guesses are from the model's output":
+    # the axes and their titles, no line yet
+    if kl_box not in scene.mobjects:
+        scene.play(FadeInPlace(kl_box), run_time=0.6)
         scene.add(kl_box)
-    # (it lights up, no box: r30's box cut the title's descenders and touched the y axis)
-    # r35 (review: "KL's direction is unsaid"): "its direction: each token's log
-    # probability, the output's minus the lens's, weighted by the output's probability": the
-    # formula's log term lit and underlined as it is said, then its weight
     sub = pair.subs[1]
-    said = scene.cue_with("Its direction", None)
+    said = scene.cue_with("weights each token", None)
+    under = lambda part: Line(part.get_corner(DOWN + LEFT), part.get_corner(DOWN + RIGHT),  # noqa
+                              stroke_color=T.TEXT, stroke_width=2).shift(0.05 * DOWN)
     if said is not None and said < nat_at and len(sub) == len(KL_TERMS):
-        scene.hold_until(at(said))
-        marks = []
-        for part, share in ((sub[2], 0.0), (sub[1], 0.55)):
+        # "... how far the lens's guesses are from the model's output": the title boxed;
+        # "0 when they agree": its term underlined (r36: the axes stood empty ~5 s)
+        span = at(said) - scene.time
+        scene.emphasize(pair.heads[1], run_time=max(1.0, 0.45 * span))
+        scene.hold_until(at(said) - 0.3 * span)
+        marks = [under(sub[3])]
+        scene.play(Create(marks[0]), run_time=0.6)
+        # "it weights each token's log probability, the output's minus the lens's, by the
+        # output's probability, and sums": the formula's terms underlined as said
+        for part, share in ((sub[2], 0.0), (sub[1], 0.45), (sub[0], 0.8)):
             scene.hold_until(at(said) + share * (at(nat_at) - at(said)))
-            under = Line(part.get_corner(DOWN + LEFT), part.get_corner(DOWN + RIGHT),
-                         stroke_color=T.TEXT, stroke_width=2).shift(0.05 * DOWN)
-            scene.play(part.animate.set_color(T.TEXT), Create(under), run_time=0.8)
-            marks.append(under)
+            marks.append(under(part))
+            scene.play(Create(marks[-1]), run_time=0.6)
         scene.hold_until(at(nat_at) - 0.5)
-        scene.play(sub.animate.set_color(T.MUTED), *[FadeOut(m) for m in marks],
-                   run_time=0.4)
-    else:
-        scene.play(sub.animate.set_color(T.TEXT), run_time=0.5)
-        scene.hold_until(at(nat_at) - 0.5)
-        scene.play(sub.animate.set_color(T.MUTED), run_time=0.4)
-    scene.adopt(kl_box, kl)
-    # r32 "each nat is a factor of about 2.7: at 19.4 nats, where the median starts, ...":
-    # the scale's anchor is the start's point, marked with its number as it is said
+        scene.play(*[FadeOut(m) for m in marks], run_time=0.4)
+    # "at X^(1) the median is 19.4 nats: ... one chance in 273,000,000": its first point
+    # alone, with its number, and the case written under it
     scene.hold_until(at(nat_at))
     scene.play(FadeIn(kl_marks[0], scale=1.5), run_time=0.6)
-    # r32b (review: "273,000,000 and 2.7 a nat only spoken; the 19.4 box covers the axis's
-    # 20"): the start's nats as a factor, written under the line right of its point as the
-    # voice says it, what is divided by what under it; the box round the formula (off the
-    # y axis), over the whole sentence
     ax1 = pair.series[1][0].axes
     scale = nat_scale(v).next_to(ax1.c2p(1.5, float(v.prompts.median_kl[0]) - 3.5),
                                  DOWN + RIGHT, buff=0)
     clear_of_line(scale, kl, ax1.c2p(0, 0)[1])
-    scene.play(FadeIn(scale, shift=0.1 * UP), run_time=0.6)
-    scene.emphasize(scale, run_time=max(1.0, at(kl_nums) - scene.time - 0.3))
+    # (its three lines as the voice reaches each, then its number boxed: r36, the example
+    # stood still ~8 s)
+    for k, share in enumerate((0.3, 0.58, 0.76)):
+        scene.hold_until(at(nat_at) + share * (at(kl_nums) - at(nat_at)))
+        scene.play(FadeIn(scale[k], shift=0.1 * UP), run_time=0.5)
+    scene.emphasize(scale[2][1], run_time=max(1.0, at(kl_nums) - scene.time - 0.7))
     scene.adopt(kl_box, kl_marks[0])
     scene.play(FadeOutPlace(scale), run_time=0.4)
-    # "its median climbs first, to its peak at X^(17)": the peak, as it is said
-    t_a, t_b = at(kl_nums), at(kl_drop)
-    if kl_drop == kl_nums:      # r32: one sentence says the peak, then "back below": the
-        # peak over its first half (the voice reaches "and only at X 24" about then)
-        t_b = t_a + 0.5 * (at(kl_drop + 1) - t_a)
-    scene.hold_until(t_a + 0.15 * (t_b - t_a))
-    scene.play(FadeIn(kl_marks[1], scale=1.5), run_time=0.6)
-    scene.emphasize(kl_marks[1], run_time=max(1.0, t_b - scene.time - 0.3))
-    scene.adopt(kl_box, kl_marks[1])
-    # "only at X^(24) does it come back below where it started, 19.4, and it reaches 0 at
-    # X^(30)": the start's point and the level of it across the chart, the first point
-    # under it, then the last point's 0
-    scene.hold_until(t_b)
-    level, bands, names = pair.closing(v)
-    t_c = at(shade_at)
+    # "its median climbs first, to its peak at X^(17)": the line drawn up to the peak as it
+    # is said, the peak marked; "and only at X^(24) comes back below its start": the start's
+    # level across, the line on to X^(24), its point pointed at; "it is 0 at X^(30)": the
+    # rest of the line, then its 0
     start = int(v.window.start)
-    # r32: the window's points from the state it starts at, X^(start), as its shade does (the
-    # closing box began one state right of the shade): falling[0] is X^(start), falling[1]
-    # the first state back below the start
-    falling = pair.last_points(1, L - start + 1)
-    first = falling[1]
-    scene.play(Create(level), run_time=0.8)
-    zero_at = at(kl_drop + 1) if kl_drop == kl_nums else t_b + 0.55 * (t_c - t_b)
-    # (r35, review: "the KL chart's box touches the curve": an arrow from above right, off
-    # the line and the dashed level, not a box round a point on them)
-    scene.play(FadeIn(first, scale=1.5), run_time=0.5)
+    peak = pair.series[1][2].index(max(pair.series[1][2]))
+    t_a, t_b = at(kl_nums), at(kl_drop)
+    if kl_drop == kl_nums:      # one sentence says the peak, then "back below"
+        t_b = t_a + 0.5 * (at(kl_drop + 1) - t_a)
+    zero_at = at(kl_drop + 1)
+    pieces = [pair.piece(1, 0, peak), pair.piece(1, peak, start), pair.piece(1, start, L - 1)]
+    scene.play(Create(pieces[0], rate_func=linear), run_time=max(1.0, 0.7 * (t_b - t_a)))
+    scene.play(FadeIn(kl_marks[1], scale=1.5), run_time=0.5)
+    scene.emphasize(kl_marks[1], run_time=max(1.0, t_b - scene.time - 0.2))
+    level, bands, names = pair.closing(v)
+    falling = pair.last_points(1, L - start)        # X^(24) .. X^(30): the window's states
+    first = falling[0]
+    scene.play(Create(level), run_time=0.6)
+    scene.play(Create(pieces[1], rate_func=linear), run_time=1.2)
+    scene.play(FadeIn(first, scale=1.5), run_time=0.4)
     point_at(scene, first, run_time=max(1.0, zero_at - scene.time - 0.2),
              direction=(UP + RIGHT) / pymath.sqrt(2))
-    scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.6)
+    scene.hold_until(zero_at)
+    scene.play(Create(pieces[2], rate_func=linear), run_time=1.0)
+    scene.play(FadeIn(kl_marks[2], scale=1.5), run_time=0.5)
     # (its number boxed, not the point: the point sits on the axis over the tick "30")
-    scene.emphasize(kl_marks[2][1], run_time=max(1.0, t_c - scene.time - 0.3))
-    scene.adopt(kl_box, level, first, kl_marks[2])
-    # "shaded are the last 7 layers, where Paris climbed ...: over them the median KL falls
-    # toward 0": the band and its name as said, then its points in turn
+    scene.emphasize(kl_marks[2][1], run_time=max(1.0, at(shade_at) - scene.time - 0.3))
+    scene.remove(*pieces)
+    scene.adopt(kl_box, kl, kl_marks[1], level, first, kl_marks[2])
+    # "shaded are X^(24) to X^(30), written by the last 7 layers; in our prompt, Paris's
+    # rank is below 1,000 there": the band and its name (the states, then our prompt's rule)
     scene.hold_until(at(shade_at))
     band, name = bands[1], names[1]
-    scene.play(sweep_in(band), FadeIn(name), run_time=1.2)
-    scene.emphasize(name, run_time=max(1.0, min(3.0, 0.4 * (at(chap_at) - scene.time))))
-    rest = [falling[0], *falling[2:]]
+    scene.play(sweep_in(band), FadeIn(name[:2]), run_time=1.0)
+    scene.hold_until(at(shade_at) + 0.45 * (at(shade_at + 1) - at(shade_at)))
+    scene.play(FadeIn(name[2:], shift=0.1 * UP), run_time=0.5)
+    scene.emphasize(name[2:], run_time=max(1.0, at(shade_at + 1) - scene.time - 0.3))
+    # "over them, the median answer enters the top 10, and the median KL falls toward 0":
+    # the band's points in turn
+    rest = list(falling[1:])
     scene.play(LaggedStart(*[FadeIn(d, scale=1.5) for d in rest], lag_ratio=0.4),
                run_time=max(1.0, at(chap_at) - scene.time - 0.3))
-    scene.adopt(kl_box, band, name, *rest)     # (falling[1] is already in it)
-    # "the chapter says predictions usually sharpen with depth": the
-    # chapter's claim written, as said, right of the chart's title (its source on screen;
-    # nothing on the chart is pointed at until the voice says what sharpens here)
+    scene.adopt(kl_box, band, name, *rest)
+    # "the chapter says predictions usually sharpen with depth": the chapter's claim is the
+    # caption line while it is said (r30: the chart keeps its title)
     scene.hold_until(at(chap_at))
-    # r30: the chart keeps its title (the y axis is never unnamed); the chapter's claim is
-    # the caption line while it is said, and the beat's caption comes back with the closing
-    # sentence (a burned-caption plan already shows the spoken words there)
     quoted = scene.burned is None and bool(scene.beat.get("caption"))
     if quoted:
         scene.set_caption(CHAPTER_CLAIM)
-    # "here, what sharpens is the lens's match with the output ... in the last 7 layers":
-    # the band's points; "all of this is the median of 10 prompts, in this quantised copy":
-    # the title's "median", then the footer that names the copy
     scene.hold_until(at(here_at))
-    if here_at == chap_at:      # r32: one sentence says both (the chapter's, then "here"):
-        # the claim stays up over its first part (r33: of that sentence, not of the beat's
-        # rest: the band was outlined only with the entropy sentence, 7.6 s still before it)
-        conf_at = scene.cue_with("Not its confidence", None)
-        stop = at(conf_at) if conf_at is not None and conf_at > chap_at else end
-        scene.hold_until(at(chap_at) + 0.45 * (stop - at(chap_at)))
-    # r31b: the beat's caption back with the closing sentence (no "both are medians" line
-    # any more: it was said over the KL chart alone); the band's points boxed while the
-    # sentence says what sharpens there
-    # r32b (review: "the caption goes back to the KL line; the conclusion never appears"):
-    # the conclusion is the caption from here to the end (the entropy sentence included)
-    if quoted:
-        scene.set_caption(here_claim(v))
-    # r32b (review: "the final box stops short of the shading and cuts 0.0"): the band
-    # itself is outlined and deepened, its edges the shading's (the last "0.0" sits inside)
-    scene.play(band.animate.set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0),
-               run_time=0.6)
-    # r35: "... is the lens's match with the output": the line's fall in the shade traced
-    # while it is said (the frame held still ~7 s over the sentence)
     conf = scene.cue_with("Not its confidence", None)
     stop = at(conf) if conf is not None and conf < n_cues else end
+    if here_at == chap_at:      # one sentence says both (the chapter's, then "here")
+        scene.hold_until(at(chap_at) + 0.35 * (stop - at(chap_at)))
+    # "here, what sharpens ... is the lens's match with the output": the conclusion the
+    # caption, the band outlined, the line's fall in it traced as it is said
+    if quoted:
+        scene.set_caption(here_claim(v))
+    scene.play(band.animate.set_fill(opacity=0.16).set_stroke(T.POINTER, 2.5, opacity=1.0),
+               run_time=1.0)
     fall = VMobject(stroke_color=T.POINTER, stroke_width=6).set_points_as_corners(
-        [falling[0].get_center(), *[d.get_center() for d in falling[1:]]])
+        [d.get_center() for d in falling])
     if stop - scene.time > 1.3:
         scene.play(ShowPassingFlash(fall, time_width=0.6),
-                   run_time=min(3.0, stop - scene.time - 0.3))
-    # r32b: "not its confidence: the median entropy ... is lowest at X^(20), 0.54 nats": the
-    # two numbers written under the curve's early part as said (no chart of its own)
+                   run_time=min(4.5, stop - scene.time - 0.3))
     if conf is not None and conf < n_cues:
-        # r33b (review: "the entropy inset sits in the KL plot, no y axis, its own x range"):
-        # the KL chart clears and becomes the entropy chart on the same x axis (the states
-        # it names where they were, the shaded last layers kept): its title and y axis (a
-        # nats scale) turn into entropy's, its line is drawn, then its low (X^(20)) and its
-        # end (X^(30)) are marked with their numbers as they are said
-        scene.hold_until(scene.cue_at(conf))
-        t0, t1 = scene.time, end
-        ent_box = pair.group[0]
-        ent, ent_marks = pair.lines[0]
-        turn_chart(scene, kl_box, ent_box, [], keep=[band, name])
-        scene.slots["wide"] = ent_box
-        scene.play(Create(ent, rate_func=linear), run_time=max(1.0, 0.25 * (t1 - t0)))
-        scene.adopt(ent_box, ent)
-        lo = ent_marks[0]                       # the median's low, X^(20), "median 0.54"
-        last = pair.last_values(0, 1)[0]        # X^(30), its number right of it
-        scene.hold_until(t0 + 0.4 * (t1 - t0))
-        # (a ring on the low point, not a box round its number: the box touched the x axis)
-        ring = Circle(radius=0.13, stroke_color=T.TEXT, stroke_width=2.5).move_to(lo[0])
-        scene.play(FadeIn(lo[0], scale=1.5), FadeIn(lo[1], shift=0.1 * UP), Create(ring),
-                   run_time=0.6)
-        scene.hold_until(t0 + 0.76 * (t1 - t0))
-        scene.play(FadeIn(last[0], scale=1.5), FadeIn(last[1], shift=0.1 * UP), run_time=0.5)
-        scene.adopt(ent_box, lo, ring, last)
+        confidence_part(scene, v, pair, kl_box, (band, name), conf, at, end)
     scene.hold_until(end - 0.2)
+
+
+def confidence_part(scene, v, pair, kl_box, keep, conf: int, at, end: float) -> None:
+    """"Not its confidence" (r36, both round-35 reviewers: 11 s on a new chart, with no link
+    to the X^(20) seen earlier): the KL chart turns into entropy's on the same x axis (the
+    shade kept); our prompt's X^(20) comes back as a card over the chart's empty top (its
+    bars, 0.98 on a space, Paris's rank) as it is recalled; entropy is defined on it (its
+    0.13); then the median entropy's line is drawn, its low at X^(20) ringed and joined to
+    the card, and its X^(30) marked, each as said."""
+    recall_at, define_at, median_at = cue_chain(scene, "Back at X", "Entropy measures",
+                                                "median entropy is")
+    scene.hold_until(at(conf))
+    ent_box = pair.group[0]
+    ent, ent_marks = pair.lines[0]
+    turn_chart(scene, kl_box, ent_box, [], keep=list(keep))
+    scene.slots["wide"] = ent_box
+    low = pair.low[0]                         # the median's low: X^(20)
+    ax = pair.series[0][0].axes
+    card = recall_card(v, low)
+    spot = ax.c2p(low, float(pair.series[0][2][low]))
+    # over the chart's empty top, its right edge a little past X^(20)'s x (the line is low
+    # there; the shade, right of it, starts at X^(24))
+    card.next_to(ax.c2p(low + 1.2, 0.96 * pair.top(0)), DOWN + LEFT, buff=0)
+    title, names, tracks, bars, top, ent_num, rank = card[1:]
+    # "back at X^(20) in our prompt, the lens was almost sure of a bare space, at 0.98,
+    # with Paris in the thousands": the card, its 0.98 boxed, then Paris's rank
+    scene.hold_until(at(recall_at))
+    scene.play(FadeIn(card[0]), FadeIn(title, shift=0.1 * DOWN), FadeIn(names),
+               FadeIn(tracks), *[GrowFromEdge(b, LEFT) for b in bars], run_time=0.9)
+    span = at(define_at) - at(recall_at)
+    scene.hold_until(at(recall_at) + 0.35 * span)
+    scene.play(FadeIn(top, shift=0.1 * LEFT), run_time=0.4)
+    scene.emphasize(top, run_time=max(1.0, 0.25 * span))
+    scene.hold_until(at(recall_at) + 0.7 * span)
+    scene.play(FadeIn(rank, shift=0.1 * UP), run_time=0.4)
+    scene.emphasize(rank, run_time=max(1.0, at(define_at) - scene.time - 0.3))
+    # "entropy measures how spread the lens's guesses are: 0 nats when it is sure of one
+    # token; there it is 0.13": the chart's own definition underlined, then the card's 0.13
+    scene.hold_until(at(define_at))
+    sub = pair.subs[0]
+    under = Line(sub.get_corner(DOWN + LEFT), sub.get_corner(DOWN + RIGHT),
+                 stroke_color=T.TEXT, stroke_width=2).shift(0.05 * DOWN)
+    scene.play(Create(under), run_time=0.6)
+    span = at(median_at) - at(define_at)
+    # "... 0 nats when it is sure of one token": the card's one tall bar boxed
+    scene.hold_until(at(define_at) + 0.3 * span)
+    scene.emphasize(bars, run_time=max(1.0, 0.3 * span))
+    scene.hold_until(at(define_at) + 0.65 * span)
+    scene.play(FadeOut(under), FadeIn(ent_num, shift=0.1 * UP), run_time=0.5)
+    scene.emphasize(ent_num, run_time=max(1.0, at(median_at) - scene.time - 0.3))
+    # "the median entropy is lowest at X^(20), 0.54 nats, far from the answer; at X^(30)
+    # it is 2.30": the line, its low ringed and joined to the card, then its end
+    scene.hold_until(at(median_at))
+    t0 = scene.time
+    scene.play(Create(ent, rate_func=linear), run_time=max(1.0, 0.2 * (end - t0)))
+    lo = ent_marks[0]                       # "median 0.54" at X^(20)
+    last = pair.last_values(0, 1)[0]        # X^(30), its number right of it
+    ring = Circle(radius=0.13, stroke_color=T.TEXT, stroke_width=2.5).move_to(lo[0])
+    link = DashedLine(card[0].get_bottom() * [0, 1, 0] + [spot[0], 0, 0],
+                      spot + UP * 0.16, dash_length=0.08, stroke_color=T.HIGHLIGHT,
+                      stroke_width=2)
+    scene.play(FadeIn(lo[0], scale=1.5), FadeIn(lo[1], shift=0.1 * UP), Create(ring),
+               Create(link), run_time=0.8)
+    # (the ring swells and settles while "far from the answer" is said: a box round the
+    # number touched the x axis)
+    scene.play(ring.animate(rate_func=there_and_back).scale(1.6),
+               run_time=max(1.0, t0 + 0.7 * (end - t0) - scene.time - 0.1))
+    scene.hold_until(t0 + 0.7 * (end - t0))
+    scene.play(FadeIn(last[0], scale=1.5), FadeIn(last[1], shift=0.1 * UP), run_time=0.5)
+    scene.emphasize(last[1], run_time=max(1.0, end - scene.time - 0.3))
+    scene.adopt(ent_box, ent, lo, ring, last, card, link)
 
 
 def turn_chart(scene, old_box, new_box, gone: list, keep=()) -> None:
@@ -712,6 +735,9 @@ def clear_of_line(mob, line, floor: float, pad: float = 0.25) -> None:
         mob.shift(DOWN * 0.1)
 
 
+HEAD_SIZE = T.LABEL_SIZE + 4    # a median chart's title and its definition under it (~16 px)
+SUB_COLOR = T.TEXT              # ... the definition (grey read low in contrast)
+
 KL_TERMS = ("Σ over tokens:", "p_output ×", "log(p_output ÷ p_lens);", "0 = they agree")
 
 CHAPTER_CLAIM = "The chapter: predictions usually sharpen with depth."
@@ -743,15 +769,15 @@ def our_prompt(v, l: int) -> VGroup:
                   x_label(v.layers[l].state, STATE_INDEX_SIZE, T.HIGHLIGHT), buff=0.1)
 
 
-def guess_bars(v, l: int) -> VGroup:
-    """Our prompt's lens at state l as the race drew it, small: [title X^(l), the tokens'
-    names, their tracks, their bars, the top guess's probability (said), its entropy
-    (said)]."""
+def guess_bars(v, l: int, rows: int | None = None) -> VGroup:
+    """Our prompt's lens at state l as the race drew it, small (its first `rows` tokens, all
+    where None): [title X^(l), the tokens' names, their tracks, their bars, the top guess's
+    probability (said), its entropy (said)]."""
     lay = v.layers[l]
     title = inline(txt("our prompt at", T.LABEL_SIZE, T.TEXT),
                    x_label(lay.state, STATE_INDEX_SIZE, T.TEXT), buff=0.12)
     names, tracks, bars = VGroup(), VGroup(), VGroup()
-    for i, e in enumerate(lay.top):
+    for i, e in enumerate(list(lay.top)[:rows]):
         y = -i * GUESS_PITCH
         name = txt(SAME_LOOKING.get(str(e.text), str(e.display)), T.LABEL_SIZE, T.TEXT,
                    mono=True)
@@ -769,9 +795,29 @@ def guess_bars(v, l: int) -> VGroup:
     ent = inline(txt("entropy", T.LABEL_SIZE, T.HIGHLIGHT),
                  Num(lay.entropy, decimals=T.DECIMALS, size=T.LABEL_SIZE, color=T.HIGHLIGHT),
                  buff=0.12)
-    title.next_to(VGroup(names, tracks), UP, buff=0.3).align_to(names, LEFT)
-    ent.next_to(VGroup(names, tracks), DOWN, buff=0.35).align_to(tracks, LEFT)
+    title.next_to(VGroup(names, tracks), UP, buff=0.25).align_to(names, LEFT)
+    ent.next_to(VGroup(names, tracks), DOWN, buff=0.25).align_to(tracks, LEFT)
     return VGroup(title, names, tracks, bars, top, ent)
+
+
+def recall_card(v, l: int) -> VGroup:
+    """Our prompt's state l recalled over a median chart (r36: "not its confidence" tied to
+    the confident, wrong X^(20) the race showed): [its backing, then `guess_bars`' parts
+    (its top `RECALL_ROWS` tokens), then the answer's rank there, in its yellow]."""
+    bars = guess_bars(v, l, RECALL_ROWS)
+    bars[5].set_color(T.TEXT)       # (its entropy: yellow is Paris's)
+    rank = inline(txt(f"{v.answer.display}: rank", T.LABEL_SIZE, T.HIGHLIGHT, mono=True),
+                  Num(v.layers[l].rank, decimals=0, size=T.LABEL_SIZE, color=T.HIGHLIGHT,
+                      style="group"), buff=0.12)
+    rank.next_to(bars[5], DOWN, buff=0.12).align_to(bars[5], LEFT)
+    body = VGroup(*bars, rank)
+    back = RoundedRectangle(corner_radius=0.08, width=body.width + 0.4,
+                            height=body.height + 0.3, stroke_color=T.FAINT, stroke_width=1.5,
+                            fill_color=T.BACKGROUND, fill_opacity=1.0).move_to(body)
+    return VGroup(back, *bars, rank)
+
+
+RECALL_ROWS = 1           # the recalled state's tokens: its spike (the next reads 0.00)
 
 
 GUESS_BAR = 3.0           # a guess card's bar at probability 1
@@ -780,31 +826,44 @@ GUESS_PITCH = 0.44        # its rows' spacing (the two cards fill the stage's he
 
 def window_name(v, why: bool = False) -> VGroup:
     """The name of the shaded late window, under an axis: "last 7 layers"; on a median chart
-    (`why`) it says it is shaded, and by which rule (the plan's: the layers from which the
-    answer's rank stays under the threshold, r35, review: "say the rule by which the shade
-    was chosen"): "shaded: Paris's / rank < 1,000 / after layers 23–29", three lines beside
-    the shade (under the axis it ran into the axis's name); the layers named, since the band
-    spans X^(23) .. X^(30) and was read as covering X^(23) (review 35))."""
+    (`why`) the states it covers and the rule it was picked by, said as our prompt's (r36,
+    both round-35 reviewers: the band spanned X^(23) .. X^(30) and was read as covering X^(23),
+    where Paris is at rank 2,079; and one prompt's rule sat unsaid over a 10-prompt median):
+    "shaded:", "X^(24)…X^(30)", "in our prompt,", "Paris's rank", "< 1,000 there", beside
+    the shade."""
     if not why:
         return inline(txt("last", T.LABEL_SIZE, T.TEXT),
                       Num(v.window.size, decimals=0, size=T.LABEL_SIZE, color=T.TEXT),
                       txt("layers", T.LABEL_SIZE, T.TEXT), buff=0.12)
     whose = str(v.answer.display).replace("␣", "").strip()
-    return VGroup(txt(f"shaded: {whose}'s", T.LABEL_SIZE, T.TEXT),
-                  inline(txt("rank <", T.LABEL_SIZE, T.TEXT),
-                         Num(v.window.threshold, decimals=0, size=T.LABEL_SIZE, color=T.TEXT,
-                             style="group"), buff=0.12),
-                  txt(f"after layers {int(v.window.start)}–{int(v.window.start) + int(v.window.size) - 1}",
-                      T.LABEL_SIZE, T.TEXT)
-                  ).arrange(DOWN, aligned_edge=LEFT, buff=0.1)
+    first, last = window_states(v)
+    return VGroup(txt("shaded:", T.LABEL_SIZE, T.TEXT),
+                  inline(x_label(v.layers[first].state, STATE_INDEX_SIZE, T.TEXT),
+                         txt("…", T.LABEL_SIZE, T.TEXT),
+                         x_label(v.layers[last].state, STATE_INDEX_SIZE, T.TEXT), buff=0.08),
+                  txt("in our prompt,", T.LABEL_SIZE, T.HIGHLIGHT),
+                  txt(f"{whose}'s rank", T.LABEL_SIZE, T.HIGHLIGHT),
+                  inline(txt("<", T.LABEL_SIZE, T.HIGHLIGHT),
+                         Num(v.window.threshold, decimals=0, size=T.LABEL_SIZE,
+                             color=T.HIGHLIGHT, style="group"),
+                         txt("there", T.LABEL_SIZE, T.HIGHLIGHT), buff=0.12)
+                  ).arrange(DOWN, aligned_edge=LEFT, buff=0.12)
+
+
+def window_states(v) -> tuple[int, int]:
+    """The indices (into `v.layers`) of the first and last state the window's layers write:
+    layers[i] is X^(i+1), the state layer i writes, so layers start .. L-1 write exactly
+    layers[start] .. layers[L-1] (X^(24) .. X^(30) for layers 23-29)."""
+    return int(v.window.start), int(v.n_layers) - 1
 
 
 def window_band(c2p, v, y0: float, y1: float) -> Rectangle:
-    """The last layers' shade, the same on every chart: from the state the window starts from,
-    X^(start), to the last, X^(L) (the window's layers take one to the other), a little past
-    both points so neither sits on its edge; `c2p(x, y)` maps (state index, value)."""
-    start, last = int(v.window.start), int(v.n_layers) - 1
-    lo, hi = c2p(start - 1 - WINDOW_PAD, y0), c2p(last + WINDOW_PAD, y1)
+    """The last layers' shade, the same on every chart: over exactly the states the window's
+    layers write (`window_states`: X^(24) .. X^(30), not the X^(23) they read first; r36), a
+    little past both end points so neither sits on its edge; `c2p(x, y)` maps (state index,
+    value)."""
+    first, last = window_states(v)
+    lo, hi = c2p(first - WINDOW_PAD, y0), c2p(last + WINDOW_PAD, y1)
     return Rectangle(width=hi[0] - lo[0], height=hi[1] - lo[1], stroke_width=0,
                      fill_color=T.TEXT, fill_opacity=0.08).move_to((lo + hi) / 2)
 
@@ -873,7 +932,7 @@ class SpreadPlots:
                 (p.median_entropy, "median entropy of the lens (nats)",
                  "its guesses' spread: 0 = one token sure", L - 3, 2),
                 # r35 (review: "KL's direction is unsaid"): which distribution weighs
-                (p.median_kl, "median KL(output ‖ lens), in nats",
+                (p.median_kl, "median KL divergence of the lens from the output (nats)",
                  KL_TERMS, L - 7, 1)):
             vals = [float(x) for x in series]
             # r31b: the entropy axis reaches our prompt's X^(29) too (its 4.37 travels to
@@ -893,10 +952,11 @@ class SpreadPlots:
                 lab = ax.y_labels[i]
                 ax.y_labels.submobjects[i] = txt(str(t), T.LABEL_SIZE, T.MUTED, mono=True
                                                  ).move_to(lab, aligned_edge=RIGHT)
-            head = txt(title, T.LABEL_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
-            # (a formula in its terms, each lit as it is said: `kl_part`)
-            sub = (txt(what, T.LABEL_SIZE, T.MUTED) if isinstance(what, str) else
-                   inline(*[txt(w, T.LABEL_SIZE, T.MUTED) for w in what], buff=0.12))
+            head = txt(title, HEAD_SIZE, T.TEXT).next_to(ax, UP, buff=0.45).align_to(ax, LEFT)
+            # (a formula in its terms, each underlined as it is said: `kl_part`; r36, review:
+            # "the grey formula line ~13-15 px": as large as the title, a lighter grey)
+            sub = (txt(what, HEAD_SIZE, SUB_COLOR) if isinstance(what, str) else
+                   inline(*[txt(w, HEAD_SIZE, SUB_COLOR) for w in what], buff=0.12))
             sub.next_to(head, DOWN, buff=0.08).align_to(head, LEFT)
             name = inline(txt("the lens reads", T.LABEL_SIZE, T.TEXT),
                           x_label("l", STATE_INDEX_SIZE, T.TEXT), buff=0.12)
@@ -919,11 +979,20 @@ class SpreadPlots:
         for l in range(self.L - n, self.L):
             d = Dot(ax.axes.c2p(l, vals[l]), radius=0.085, color=T.TEXT)
             num = Num(series[l], decimals=decimals, size=T.LABEL_SIZE, color=T.TEXT)
-            side = (RIGHT if l == self.L - 1 else
+            # (the last one under and right of its point: right of it, it touched the
+            # shade's name beside the band, r36)
+            side = (DOWN + RIGHT if l == self.L - 1 else
                     UP if vals[l] >= max(vals[l - 1], vals[l + 1]) else LEFT)
             num.next_to(d, side, buff=0.1)
             out.add(VGroup(d, num))
         return out
+
+    def piece(self, i: int, a: int, b: int) -> VMobject:
+        """Plot i's line from state index a to b, where `curves()` draws it whole (drawn in
+        pieces as the voice reaches each)."""
+        ax, _, vals, _, _ = self.series[i]
+        return VMobject(stroke_color=MEDIAN, stroke_width=3).set_points_as_corners(
+            [ax.axes.c2p(l, vals[l]) for l in range(a, b + 1)])
 
     def top(self, i: int) -> float:
         """Plot i's y axis top (its axes' coordinate)."""

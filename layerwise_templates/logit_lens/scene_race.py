@@ -356,20 +356,43 @@ def lanes(going: list, still: list, right: float, floor: float = -1e9) -> list:
                 break
         else:
             laned.append([i])
-    earlier = -1e9                # the right end of the lanes so far
+    # r36 (review: "labels touch while bars slide", 0:52 and 1:39): every card moves up or
+    # down in the same window with the same easing (`slot_in`), so two cards that keep their
+    # order are never nearer than their rows are (a row apart at least, as on the settled
+    # chart); a lane clears, in x, every card near its path where the frame has room, else
+    # only the cards it swaps places with (it was clamped back at the frame's edge over the
+    # cards it had to clear, when a long bar near its path pushed it out)
+    placed = [(m, a, b, 0.0) for m, a, b in column]    # (parts, y0, y1, dx) placed so far
     for lane in laned:
-        dx = 0.0
-        for i in lane:
-            parts, y0, y1 = going[i]
-            lo, hi = min(y0, y1) - parts.height, max(y0, y1) + parts.height
-            passed = [m.get_right()[0] for m, a, b in column
-                      if max(a, b) > lo and min(a, b) < hi]
-            clear = max(passed + [earlier, floor])
-            dx = max(dx, clear + LANE_GAP - parts.get_left()[0])
-        dx = max(0.0, min(dx, right - max(going[i][0].get_right()[0] for i in lane)))
+        widest = max(going[i][0].get_right()[0] for i in lane)
+        dx = lane_dx(lane, going, placed, floor, near=True)
+        if widest + dx > right:
+            dx = lane_dx(lane, going, placed, floor, near=False)
+        dx = max(0.0, min(dx, right - widest))
         out += [(going[i][0], dx, going[i][1], going[i][2]) for i in lane]
-        earlier = max(going[i][0].get_right()[0] + dx for i in lane)
+        placed += [(going[i][0], going[i][1], going[i][2], dx) for i in lane]
     return out
+
+
+def lane_dx(lane: list, going: list, placed: list, floor: float, near: bool) -> float:
+    """How far right a lane's cards must step to clear, in x, the placed cards (each moved by
+    its own lane's dx) that are near their path (`near`: within a card's height of it) or,
+    else, that they swap places with."""
+    dx = 0.0
+    for i in lane:
+        parts, y0, y1 = going[i]
+        lo, hi = min(y0, y1) - parts.height, max(y0, y1) + parts.height
+        passed = [m.get_right()[0] + mdx for m, a, b, mdx in placed if m is not parts and (
+            max(a, b) > lo and min(a, b) < hi if near else swaps(a, b, y0, y1))]
+        dx = max(dx, max(passed + [floor]) + LANE_GAP - parts.get_left()[0])
+    return dx
+
+
+def swaps(a0: float, a1: float, b0: float, b1: float) -> bool:
+    """Whether two cards moving from a0 to a1 and from b0 to b1 (their ys, moved together in
+    one easing) pass each other: their order before and after differs, or they share a
+    place at either end."""
+    return (a0 - b0) * (a1 - b1) <= 0
 
 
 ANSWER_RANK = 1.5 * T.LABEL_SIZE   # the answer's rank now, the row's large number (r32)
