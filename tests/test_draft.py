@@ -180,6 +180,28 @@ def test_attention_depth_draft_has_the_shipped_beats(capsys, cache_dir, tmp_path
     assert "bank" in beats["summary"]
 
 
+MEDIUM = "At 9:30, José's bank opened its doors."         # test_sweep's
+
+
+def test_smollm2_attention_depth_names_the_first_token(capsys, cache_dir, tmp_path):
+    """SmolLM2 adds no special tokens: the draft (refused before) takes its first token, 'At',
+    for the sink, names it so in every beat that names the sink, backs that with
+    `data.special == 0`, and keeps "a common reading, not something we measured"."""
+    board, plan = drafted(capsys, cache_dir, tmp_path, "smollm2-135m", [MEDIUM], "bank",
+                          "attention_depth")
+    assert plan["data"]["sink_kind"] == "first" and plan["data"]["special"] == [0]
+    assert plan["data"]["special_tokens"] == ["At"]
+    said = {b["id"]: b["narration"] for b in plan["beats"]}
+    assert "the first token, \u201cAt\u201d, gets" in said["arcs"]
+    assert "on the first token, \u201cAt\u201d" in said["depth"]
+    assert "not something we measured, calls the first token a sink" in said["sink"]
+    assert "every token after it can see" in said["sink"]
+    for b in board["beats"]:
+        if "first token" in b["narration"]:
+            assert "data.special == 0" in b.get("expect", []), b["id"]
+    assert "CLS" not in " ".join(said.values())
+
+
 SMOLLM2 = [("logit_lens", [CAPITAL], "is"), ("per_head", [CAPITAL], "is"),
            ("fresh_qkv", [CAPITAL], "is"), ("residual_stream", [RIVER], "bank"),
            ("bank_drift", [RIVER, MONEY, RIVER2], "bank"), ("context_qkv", [RIVER, MONEY], "bank")]
@@ -244,6 +266,7 @@ def tiny(tmp_path_factory):
 
 
 TINY = [("gpt2", "logit_lens"), ("gpt2", "per_head"), ("gpt2", "fresh_qkv"),
+        ("gpt2", "attention_depth"),        # a decoder adding no special tokens: the first
         ("bert", "per_head"), ("bert", "attention_depth"), ("bert", "fresh_qkv")]
 
 
@@ -271,8 +294,12 @@ def test_refusals_are_one_line(tiny, capsys, tmp_path):
                              "unknown template 'loggit_lens'"),
         "one sentence for bank_drift": ((bert, "bank_drift", [TINY_SENTENCE], "bank"),
                                         "give --sentence 3 times"),
-        "no special tokens": ((gpt2, "attention_depth", [TINY_SENTENCE], "bank"),
-                              "adds no special tokens"),
+        # a decoder adding no special tokens is drafted (its sink: the first token), save
+        # where the focus word is that token or sees no other word
+        "the sink itself": ((gpt2, "attention_depth", [TINY_SENTENCE], "The"),
+                            "'The' is the first token of the sentence"),
+        "nothing before it but the sink": ((gpt2, "attention_depth", [TINY_SENTENCE], "river"),
+                                           "has no word before it but the first token, 'The'"),
         "first token of a decoder": ((gpt2, "per_head", [SHORT], "The"),
                                      "only to itself"),
         "the toy": (("toy-2d", "toy_loop", ["bank"], "bank"), "a toy model"),

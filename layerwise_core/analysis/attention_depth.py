@@ -3,8 +3,9 @@
 At every layer l, the focus word's row of the attention pattern A^(l,h) (its tokens averaged
 when it has several) per head, and the mean over heads (the head-average: every head weighs the
 same). Two measures name what changes:
-  sink share   the part of the row on the special tokens ([CLS], [SEP], a BOS): positions that
-               belong to no word of the sentence (the trace's `words`)
+  sink share   the part of the row on the sink (`sink_positions`): the special tokens ([CLS],
+               [SEP], a BOS: positions the tokenizer added), or, for a decoder that adds none,
+               its first token (the one position every later token can see)
   prev_token   per head, the mean over queries q >= 1 of A[q, q-1] (analysis.qkv): near 1 marks a
                previous-token head, whatever the words
 """
@@ -18,14 +19,30 @@ from .qkv import one_before_weights
 from .vectors import special_positions
 
 
+SINK_KINDS = ("special", "first")
+
+
+def sink_positions(trace: Trace) -> tuple[str | None, list[int]]:
+    """What the sink share is measured on, and its kind: ("special", the special positions)
+    when the tokenizer added any; else, for a decoder, ("first", [0]): its first token, the one
+    position every later token can see (a decoder without a BOS, SmolLM2); else (None, []):
+    an encoder that adds none has no position every token leans on by construction."""
+    special = special_positions(trace)
+    if special:
+        return "special", special
+    if trace.spec.kind == "decoder" and len(trace.tokens) > 0:
+        return "first", [0]
+    return None, []
+
+
 def attention_rows(trace: Trace, pos: list[int]) -> dict:
     """Per layer: `heads` [head][key] (the focus word's rows), `mean` [key] (their head-average),
-    `sink` (the mean row's share on the special positions), `prev_token` [head] and
-    `one_before` [head][q - 1] (each query's weight on the token before it: what the
-    previous-token score averages)."""
-    special = special_positions(trace)
-    out = {"special": special, "heads": [], "mean": [], "sink": [], "prev_token": [],
-           "one_before": []}
+    `sink` (the mean row's share on the sink positions, `special`, of kind `sink_kind`:
+    sink_positions), `prev_token` [head] and `one_before` [head][q - 1] (each query's weight on
+    the token before it: what the previous-token score averages)."""
+    kind, special = sink_positions(trace)
+    out = {"special": special, "sink_kind": kind, "heads": [], "mean": [], "sink": [],
+           "prev_token": [], "one_before": []}
     for l in range(trace.n_layers):
         p = np.asarray(trace[f"blocks.{l}.attn.hook_pattern"], np.float64)     # [head, q, k]
         rows = p[:, pos].mean(axis=1)                                          # [head, key]

@@ -10,12 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from layerwise_core.analysis.attention_depth import attention_rows
-from layerwise_core.analysis.vectors import special_positions
 from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT,
                                                         direction, moved_by, same_w_old_x)
-from layerwise_core.drafts.base import Beat, Context, Draft, DraftError
+from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 
-from .plan import swap_moved_by, swapped_order
+from .plan import cannot_chart, swap_moved_by, swapped_order
 
 
 
@@ -93,21 +92,29 @@ def spoken(tok: str) -> str:
 def build(c: Context) -> Draft:
     t, word, pos = c.trace, c.word, c.pos
     said = c.said
-    special = special_positions(t)
-    if not special:
-        raise DraftError(f"attention_depth: {t.model} adds no special tokens to this sentence "
-                         f"(tokens: {' '.join(repr(s) for s in t.tokens)}), and the template's "
-                         f"sink chart measures the share on them; try per_head")
+    problem = cannot_chart(t, word, pos)
+    if problem:
+        raise DraftError(f"attention_depth: {problem}")
     rows = attention_rows(t, pos)
+    special = rows["special"]
     others = [j for j in range(len(t.tokens)) if j not in pos]
     words = [j for j in others if j not in special]
-    if not words:
-        raise DraftError(f"attention_depth: {word!r} is the only word of the sentence; the arcs "
-                         f"need another word to go to")
     L = t.n_layers
     mean = rows["mean"]
-    first = spoken(t.tokens[special[0]])
-    names = " and ".join(spoken(t.tokens[j]) for j in special)
+    # the sink as the voice names it: the special tokens ("CLS and SEP"), or a decoder's first
+    # token where the model adds none ("the first token, “At”", then "“At”"), each beat that
+    # names it so claiming it from the plan (`data.special == 0`: only position 0)
+    if rows["sink_kind"] == "first":
+        first = quoted(t.tokens[0])
+        names = f"the first token, {first}"
+        # before a verb: "the first token, “At”, gets 0.29"
+        first_in = names_then = f"{names},"
+        names_short = "the first token"
+        on_first = ["data.special == 0"]
+    else:
+        first = first_in = spoken(t.tokens[special[0]])
+        names = names_then = names_short = " and ".join(spoken(t.tokens[j]) for j in special)
+        on_first = []
     beats = []
 
     # arcs: layer 0, the heaviest word and the first special token
@@ -130,15 +137,17 @@ def build(c: Context) -> Draft:
         text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only the tokens "
                  f"before it. ")
     if tie:
-        text += (f"The arcs to a word and to {first} nearly tie: {{data.layers[0].top_word.token}} gets "
+        text += (f"The arcs to a word and to {first_in} nearly tie: "
+                 f"{{data.layers[0].top_word.token}} gets "
                  f"{{data.layers[0].top_word.weight:.2f}}, and {first} gets "
                  f"{{data.layers[0].on_special[0]:.2f}}.")
         claims = ["data.layers[0].on_special[0] / data.layers[0].top_word.weight ~= 1 ± 0.1"]
     else:
         text += (f"The heaviest arc to a word goes to {{data.layers[0].top_word.token}}, "
-                 f"{{data.layers[0].top_word.weight:.2f}}; {first} gets "
+                 f"{{data.layers[0].top_word.weight:.2f}}; {first_in} gets "
                  f"{{data.layers[0].on_special[0]:.2f}}.")
         claims = []
+    claims += on_first
     beats.append(Beat(
         "arcs", ["arcs"],
         f"Layer {{data.layers[0].layer}} reads X^({{data.layers[0].layer}}). Arcs: {word}'s head-average, the mean of "
@@ -188,24 +197,29 @@ def build(c: Context) -> Draft:
     beats.append(Beat(
         "depth", ["depth"],
         "Every layer makes fresh queries and keys from its own X.",
-        text, expect=claims))
+        text, expect=claims + on_first))
 
     # sink: at the peak (said in `depth` when it is the layer before last), the reading; then
     # the last layer
     text = ("A common reading" if said_peak else
-            f"The share on {names} peaks at layer {{data.sink.max.layer}}: "
+            f"The share on {names_then} peaks at "
+            f"layer {{data.sink.max.layer}}: "
             f"{{data.layers[{hi}].sink:.2f}} of the row of {said}. A common reading")
-    text += (f", not something we measured, calls {names} a sink: a place heads park "
+    text += (f", not something we measured, calls {names_short} a sink: a place heads park "
              f"attention when they have nothing to gather.")
-    claims = [f"data.sink.max.layer == {hi}"]
+    if rows["sink_kind"] == "first":
+        # why the first token, said as the structure it is (the causal mask), not measured
+        text += (f" In a decoder it is the one token that every token after it can see; "
+                 f"{t.spec.display or t.spec.name} adds no start mark of its own.")
+    claims = [f"data.sink.max.layer == {hi}"] + on_first
     if L >= 2 and hi != L - 1:
         text += (f" Layer {{data.layers[{L - 1}].layer}} falls to "
                  f"{{data.layers[{L - 1}].sink:.2f}}.")
         claims.append(f"data.layers[{L - 1}].sink / data.sink.max.value < 1")
     beats.append(Beat(
         "sink", ["sink"],
-        f"The peak, layer {{data.sink.max.layer}}: {names} as a \"sink\" is a reading, not a "
-        f"measurement.",
+        f"The peak, layer {{data.sink.max.layer}}: {names_short} as a \"sink\" is a reading, "
+        f"not a measurement.",
         text, expect=claims))
 
     # why: layer 1's own matrices fed the old X and the new X
@@ -219,7 +233,7 @@ def build(c: Context) -> Draft:
                 f"{{data.layers[0].sink:.2f}} of the "
                 f"row on {names}; layer {{data.tie.layer}}'s matrices, fed that same old X, put "
                 "{data.tie.old_sink:.2f}")
-        claims = ["data.tie.layer == 1"]
+        claims = ["data.tie.layer == 1"] + on_first
         if old <= l0:
             text += ": the matrices alone do not raise it."
             claims.append("data.tie.old_sink / data.tie.layer0_sink <= 1")
@@ -229,10 +243,12 @@ def build(c: Context) -> Draft:
                                   OWN_SHIFT)[1])
         else:
             text += "."
-        # MiniLM-style encoders normalise after each add (post-LN): said so
+        # MiniLM-style encoders normalise after each add (post-LN): said so; a pre-LN model
+        # (GPT-2, a decoder this beat now reaches) only adds
+        normed = (", normalised after each add" if t.spec.placement.name == "post" else "")
         text += (" Now feed them X of layer {data.tie.layer}, what layer "
                  "{data.layers[0].layer} wrote: its attention and FFN updates added to X of "
-                 "layer {data.layers[0].layer}, normalised after each add: "
+                 f"layer {{data.layers[0].layer}}{normed}: "
                  "{data.tie.new_sink:.2f}.")
         verdict, claim = new_x_verdict(
             "tie", new, old, f" Same matrices, new X: the move to {names} came in with the "
@@ -273,7 +289,9 @@ def build(c: Context) -> Draft:
         if tie_d is not None else "In short, for this one sentence.", text, expect=claims))
     notes = [f"the arcs start at {[t.tokens[p] for p in pos]} (positions {pos}"
              + ("; their rows averaged" if len(pos) > 1 else "") + f"); the sink: "
-             f"{[t.tokens[j] for j in special]}"]
+             f"{[t.tokens[j] for j in special]}"
+             + (" (the first token: the model adds no special tokens)"
+                if rows["sink_kind"] == "first" else "")]
     if tie_d is None:
         notes.append("no `why` beat: this model's attention cannot be redone here (RoPE, "
                      "shared keys or one layer)")

@@ -4,7 +4,11 @@ the changed X; the sink share; and a deep layer head by head.
 
   tokens, focus, special       the sentence's tokens; the focus word's positions (a word of
                                several tokens: their rows are averaged, said on screen); the
-                               special positions ([CLS], [SEP]: in no word of the sentence)
+                               sink's positions (analysis.attention_depth.sink_positions): the
+                               special ones ([CLS], [SEP]: in no word of the sentence), or a
+                               decoder's first token where the model adds none
+  sink_kind                    "special" (the tokens the tokenizer added) or "first" (a
+                               decoder's first token, [0]): how the draft and scene name it
   decimals                     decimals every weight is shown with (2, or 3 near float noise):
                                one precision for every row and table of the video
   layers[l].row                the head-average row of the focus word over every key (sums to 1)
@@ -57,7 +61,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from layerwise_core.analysis.attention_depth import attention_rows
+from layerwise_core.analysis.attention_depth import attention_rows, sink_positions
 from layerwise_core.analysis.attention_steps import query_steps
 from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT, deep_heads,
                                                          direction, moved_by, same_w_old_x)
@@ -125,17 +129,53 @@ def worked_head(t: Trace, layer: dict, pos: list[int]) -> dict | None:
                                              f"{where}.scores")}
 
 
+def cannot_chart(t: Trace, word: str, pos: list[int]) -> str | None:
+    """Why the chart cannot be made for this focus word (the draft's and the plan's refusal,
+    one line naming a limit of docs/storyboards.md), else None: no sink (an encoder adding no
+    special tokens), a decoder's focus word that is its sink (the first token: it sees only
+    itself), no other word, or (a decoder) no word before the focus word but the sink."""
+    kind, sink = sink_positions(t)
+    if kind is None:
+        return (f"{t.model} adds no special tokens to this sentence (tokens: "
+                f"{' '.join(repr(s) for s in t.tokens)}), and the template's sink chart "
+                f"measures the share on them; try per_head")
+    if kind == "first" and 0 in pos:
+        return (f"{word!r} is the first token of the sentence, and a decoder's sink here is its "
+                f"first token: {word!r} sees only itself; choose a later focus word")
+    words = [j for j in range(len(t.tokens)) if j not in pos and j not in sink]
+    if not words:
+        return (f"{word!r} is the only word of the sentence; the arcs need another word to "
+                f"go to")
+    if t.spec.kind == "decoder" and not [j for j in words if j < max(pos)]:
+        what = "the first token" if kind == "first" else "the sink"
+        return (f"{word!r} has no word before it but {what}, {t.tokens[sink[0]]!r}, and a "
+                f"decoder's word sees only the tokens before it: its arcs have no word to go "
+                f"to; choose a later focus word{later(t, word)}")
+    return None
+
+
+def later(t: Trace, word: str) -> str:
+    """", e.g. 'kayaks#2'" when the word is said again in the sentence, else ""."""
+    try:
+        positions(t, f"{word}#2")
+    except LayerwiseError:
+        return ""
+    return f", e.g. '{word}#2' (its next use)"
+
+
 def build(sb: Storyboard, traces: list[Trace]) -> dict:
     t = traces[0]
     spec = t.spec
     pos = positions(t, sb.focus[0])
+    word = sb.focus[0].partition("#")[0]
+    problem = cannot_chart(t, word, pos)
+    if problem:
+        raise LayerwiseError(f"plan: attention_depth: {problem}")
     rows = attention_rows(t, pos)          # a word of several tokens: their rows averaged
     special = rows["special"]
     L, H = t.n_layers, spec.n_heads
     others = [j for j in range(len(t.tokens)) if j not in pos]
     words = [j for j in others if j not in special]
-    if not special or not words:
-        raise LayerwiseError("plan: attention_depth needs special tokens and another word")
 
     layers = []
     for l in range(L):
@@ -224,12 +264,13 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                        f"data.{name}.{k}_sink")
     return {
         "model": spec.display or spec.name,
-        "word": sb.focus[0].partition("#")[0],
+        "word": word,
         "tokens": t.tokens,
         "focus": pos,
         "n_focus": len(pos),
         "special": special,
         "special_tokens": [t.tokens[i] for i in special],
+        "sink_kind": rows["sink_kind"],
         "n_heads": H,
         # the scaling in the softmax formula (query · key / √d_head)
         "d_head": int(spec.d_head),

@@ -7,6 +7,12 @@ heavier than a short one), its number under the token; weights in slate (T.WEIGH
 arrow, flash and box white (T.POINTER), gold only the focus word. Right: the share of the row on
 [CLS] (green, T.SINK) and [SEP] (light green), one stacked bar per layer, its share above it. A long sentence keeps the special tokens,
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
+A decoder that adds no special tokens (SmolLM2) has its first token for the sink (the plan's
+`sink_kind` "first": analysis.attention_depth.sink_positions): one bar part, keyed "At, the first
+token", the captions naming it "the first token, At". With more layers than numbers fit side by
+side (SmolLM2's 30), a labelled bar's number rides over its taller neighbours with a thin line
+down to its bar, and the block's index rolls with the header's; a summary with no fair test
+(RoPE: not redone) keeps the depth chart.
 
 Beats (storyboard `show` names), each building what it needs itself (`Stage`):
 - `arcs`       the model's name and layers (top right) as it is named; the tokens fade up
@@ -181,6 +187,14 @@ X_SIZE = 34                 # X^(l) in a label: as tall as the words beside it
 def as_written(token: str) -> str:
     """A token as written on screen: its text, or ␣ for one of spaces only."""
     return token.strip() or BLANK
+
+
+def sink_name(v, then: str = "") -> str:
+    """The sink as written on screen: its tokens ("[CLS] and [SEP]"), or, where the plan's sink
+    is a decoder's first token (its `sink_kind` "first": the model adds no special tokens),
+    "the first token, At" (`then`, a comma before a verb, only after that apposition)."""
+    names = " and ".join(map(as_written, v.special_tokens.values))
+    return f"the first token, {names}{then}" if str(v.sink_kind) == "first" else names
 
 
 def sup(base: str, l) -> str:
@@ -487,6 +501,20 @@ class AttentionDepthScene(StoryboardScene):
         tick = Num(lay.layer, decimals=0, size=LAB).move_to([x, CHART_Y - 0.27, 0])
         val = share_val(lay.sink, lay.sink_adds, VAL, int(self.v.decimals), pitch - 0.08)
         val.next_to(parts, UP, buff=0.08)
+        if len(self.labelled) < int(self.v.n_layers):
+            # bars closer than a number is wide (SmolLM2's 30): the number over the tallest
+            # bar it spans, not sunk into its neighbours (a taller one hid its digits)
+            reach = val.width / 2 + bar_w / 2
+            near = [k for k in range(int(self.v.n_layers)) if abs(k - l) * pitch < reach]
+            top = max(sum(max(0.01, BAR_H * float(w)) for w in self.v.layers[k].on_special)
+                      for k in near)
+            lift = CHART_Y + top + 0.08 - val.get_bottom()[1]
+            val.shift(UP * max(0.0, lift))
+            if lift > 0.1:
+                # lifted over taller neighbours: a thin line down to its own bar (0.01 over
+                # layer 12's bar read as layer 12's)
+                val.add(Line([x, y + 0.04, 0], [x, val.get_bottom()[1] - 0.04, 0],
+                             color=T.MUTED, stroke_width=1.5))
         if l not in self.labelled:
             tick, val = VectorizedPoint(tick.get_center()), VectorizedPoint(val.get_bottom())
         g = VGroup(parts, tick, val)
@@ -552,9 +580,11 @@ class AttentionDepthScene(StoryboardScene):
         names = v.special_tokens.values
         head = txt("share of the row on", LAB)
         keys = VGroup()
+        # a decoder's first token named as such ("At, the first token")
+        first = ", the first token" if str(v.sink_kind) == "first" else ""
         for i, n in enumerate(names):
             sw = Rectangle(width=0.24, height=0.24, stroke_width=0).set_fill(shade(i), 1.0)
-            keys.add(VGroup(sw, txt(as_written(n), LAB)).arrange(RIGHT, buff=0.08))
+            keys.add(VGroup(sw, txt(as_written(n) + first, LAB)).arrange(RIGHT, buff=0.08))
         keys.arrange(RIGHT, buff=0.25)
         top = VGroup(head, keys).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         top.next_to([CHART_X, CHART_Y + BAR_H + 0.15, 0], UP + RIGHT, buff=0)
@@ -1532,8 +1562,7 @@ class AttentionDepthScene(StoryboardScene):
             if self.burned is None and self.says("bar on the right"):
                 # round 32 (one caption for 44 s): the caption turns to the bar with the voice
                 self.set_caption(
-                    f"Right: the share of {v.word}'s row on "
-                    f"{' and '.join(map(as_written, v.special_tokens.values))}, one bar per "
+                    f"Right: the share of {v.word}'s row on {sink_name(v)}, one bar per "
                     "layer.")
             if self._centred:
                 self.uncentre(0.7)
@@ -1824,7 +1853,9 @@ class AttentionDepthScene(StoryboardScene):
             if chips:
                 self.next_layer(l, t)
             else:
-                self.show_layer(l, t, bar=True)
+                # the block's index rolls with the header (it stayed at layer 1 while the
+                # header counted SmolLM2's layers to 28)
+                self.quick_layer(l, t)
 
         # "Each layer makes fresh queries and keys from its own X": the note leaves, the
         # block comes, the header goes to layer 1 and X^(1) rises out of layer 0 into layer
@@ -1861,7 +1892,7 @@ class AttentionDepthScene(StoryboardScene):
                     self.morph_layer(l, t_l)
                 else:
                     self.hold_until(t_l - 0.6)
-                    self.show_layer(l, 0.9, bar=True)
+                    self.quick_layer(l, 0.9)
                 # "about 0.75: its parts, rounded, do not add up exactly": the two parts
                 # under [CLS] and [SEP] boxed with the bar's "≈" number as said
                 if getattr(st.bars[l].val, "approx", False) and self.says("rounded parts"):
@@ -1907,7 +1938,7 @@ class AttentionDepthScene(StoryboardScene):
                 self.morph_layer(l, t_l)
             else:
                 self.hold_until(t_l - 0.6)
-                self.show_layer(l, 0.9, bar=True)
+                self.quick_layer(l, 0.9)
         last = []
         if 0 < hi < L - 1:
             last.append((1, lambda t: self.light(
@@ -2350,7 +2381,7 @@ class AttentionDepthScene(StoryboardScene):
         if st.layer != hi:
             self.show_layer(hi, 0.8)
         cls = int(v.special[0])
-        sink = " and ".join(map(as_written, v.special_tokens.values))
+        sink = sink_name(v, ",")
         verb = "are" if len(v.special_tokens.values) > 1 else "is"
         if self.says("the sink is"):
             # round 33 (r33x: SEP gets 0.01-0.03 here): the voice names the one special
@@ -2435,7 +2466,7 @@ class AttentionDepthScene(StoryboardScene):
         if self.burned is None:
             self.set_caption(
                 f"Layer {int(v.layers[L - 1].layer)}: the share on "
-                f"{' and '.join(map(as_written, v.special_tokens.values))} falls to "
+                f"{sink_name(v, ',')} falls to "
                 f"{float(v.layers[L - 1].sink):.{int(v.decimals)}f}.")
         # "..., and some goes back to the words": its bar ringed, its heaviest word pointed at
         t_words = self.when_said("back to the words", self.time)
@@ -2845,7 +2876,9 @@ class AttentionDepthScene(StoryboardScene):
         # tests' and heads' bars
         self.light_profile(chart, v, L)
         shown = []
-        if fits:
+        # no test to show (a model whose attention is not redone: SmolLM2's RoPE): the chart
+        # stays, the profile the voice sums up (it left an empty stage)
+        if fits and evidence:
             # "At layer 1, ...": the model's own bars of the tested layers move from the
             # chart to the outer places of their test's panel (the same bars: they keep
             # their identity); the rest of the chart leaves

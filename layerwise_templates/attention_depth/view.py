@@ -99,6 +99,7 @@ class Data(View):
     n_focus: int
     special: list[int]
     special_tokens: list[str]
+    sink_kind: str                  # "special" ([CLS], [SEP]) or "first" (a decoder's first token)
     n_heads: int
     d_head: int
     n_layers: int
