@@ -2811,7 +2811,7 @@ class AttentionDepthScene(StoryboardScene):
             cap.arrange(DOWN, buff=0.08)
             cap.next_to(cols_s, DOWN, buff=0.14).set_x(x0 + 2 * pitch_s)
             # round 32 (a panel without its axis label): what the bars are, over them
-            ax = txt("share of bank's row on " + " + ".join(map(as_written,
+            ax = txt(f"share of {v.word}'s row on " + " + ".join(map(as_written,
                                                                 v.special_tokens.values)), LAB)
             ax.next_to(cols_s, UP, buff=0.3).set_x(x0 + 2 * pitch_s)
             g = VGroup(cols_s, cap, ax)
