@@ -22,10 +22,12 @@ Beats (each optional, in storyboard order):
   and X^(L) named); how far one other end lies from the reference's end, in the plane and in
   the full space.
 - `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
-  the sentences share and each one's own, each drawn on the plane where its shadow points;
-  beside it, bars of their full lengths to one scale, each filled to its shadow's share.
-- `answer`: the closing on the gap's chart alone: its bars rise as the gap is named, the band
-  where it stays small, its last bar and number.
+  the sentences share and each one's own, each drawn on the plane where its shadow points
+  (the own arrows' corner also magnified in a box, its factor written, where the storyboard
+  says so); beside it, bars of their full lengths to one scale, each filled to its shadow's
+  share.
+- `answer`: the closing on the gap's chart, recalled whole at once (not redrawn): the band
+  where it stays small, its last bar and number, the shared word underlined, as each is said.
   (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
@@ -230,8 +232,7 @@ class BankDriftScene(StoryboardScene):
         return self.beat_start + float(m["at"])
 
     def has(self, name: str) -> bool:
-        """Whether this beat's storyboard places moment `name` (the round-36 ones are
-        optional: a draft's or an older storyboard's beat goes without them)."""
+        """Whether this beat's storyboard places moment `name`."""
         return name in (self.beat.get("moments") or {})
 
     def pace(self, t: float, n: int, default: float, cap: float = 1.2) -> float:
@@ -586,16 +587,13 @@ class BankDriftScene(StoryboardScene):
                             # (round 36) "... starts at 1.00": that dot and number lit; "as
                             # the same token": the two banks boxed in the key (a 4-s still
                             # picture before the positions came)
-                            if self.has(M.STARTS):
-                                self.hold_until(self.said(M.STARTS) - 0.1)
-                                self.emphasize(start, run_time=max(0.6, min(1.2, 0.85 * (
-                                    self.said(M.SAME_TOKEN if self.has(M.SAME_TOKEN)
-                                              else M.SAME_POS) - self.time))))
-                            if self.has(M.SAME_TOKEN):
-                                self.hold_until(self.said(M.SAME_TOKEN) - 0.1)
-                                self.emphasize(*[self.focus_glyphs(i) for i in c.pair.values],
-                                               run_time=max(0.6, min(1.2, 0.85 * (
-                                                   self.said(M.SAME_POS) - self.time))))
+                            self.hold_until(self.said(M.STARTS) - 0.1)
+                            self.emphasize(start, run_time=max(0.6, min(1.2, 0.85 * (
+                                self.said(M.SAME_TOKEN) - self.time))))
+                            self.hold_until(self.said(M.SAME_TOKEN) - 0.1)
+                            self.emphasize(*[self.focus_glyphs(i) for i in c.pair.values],
+                                           run_time=max(0.6, min(1.2, 0.85 * (
+                                               self.said(M.SAME_POS) - self.time))))
                             self.hold_until(self.said(M.SAME_POS) - 0.2)
                             show()
                     else:
@@ -858,10 +856,10 @@ class BankDriftScene(StoryboardScene):
             Line([x_mid + 0.4, y_bot, 0], [x_mid + 0.4, y_bot + len_b * grow, 0],
                  color=T.MUTED, stroke_width=16, cap_style=CapStyleType.BUTT))
         labs = VGroup(
-            inline(txt("money fall", SIZE, self.curve_color(drop)),
-                   Num(od.raw_fall, decimals=2, size=SIZE, color=self.curve_color(drop))),
-            inline(txt("baseline fall", SIZE, T.MUTED),
-                   Num(od.baseline_fall, decimals=2, size=SIZE, color=T.MUTED)))
+            inline(txt("money fall", NOTE_SIZE, self.curve_color(drop)),
+                   Num(od.raw_fall, decimals=2, size=NOTE_SIZE, color=self.curve_color(drop))),
+            inline(txt("baseline fall", NOTE_SIZE, T.MUTED),
+                   Num(od.baseline_fall, decimals=2, size=NOTE_SIZE, color=T.MUTED)))
         labs[0].next_to(big[0], LEFT, buff=0.2).align_to(big[0], UP)
         labs[1].next_to(labs[0], DOWN, buff=0.12).align_to(labs[0], RIGHT)
         # (round 36: a larger size, in the text's colour: it read as 10 px in grey)
@@ -871,12 +869,11 @@ class BankDriftScene(StoryboardScene):
         self.play(Transform(fall, big[0]), Transform(bfall, big[1]), FadeInPlace(labs),
                   FadeInPlace(scale_note), run_time=per + 0.3)
         falls = VGroup(fall, bfall, labs, scale_note)
-        if self.has(M.MOSTLY):
-            # (round 36) "is mostly this baseline's fall": the baseline's bar moves onto the
-            # money curve's, bottoms level: it covers most of it (a 5-s still picture before)
-            self.hold_until(self.said(M.MOSTLY) - 0.1)
-            self.play(bfall.animate.move_to(fall.get_bottom() + UP * bfall.height / 2),
-                      run_time=max(0.8, min(1.6, 0.6 * (self.said(M.SUBTRACT) - self.time))))
+        # (round 36) "is mostly this baseline's fall": the baseline's bar moves onto the money
+        # curve's, bottoms level: it covers most of it (a 5-s still picture before)
+        self.hold_until(self.said(M.MOSTLY) - 0.1)
+        self.play(bfall.animate.move_to(fall.get_bottom() + UP * bfall.height / 2),
+                  run_time=max(0.8, min(1.6, 0.6 * (self.said(M.SUBTRACT) - self.time))))
         self.hold_until_moment(M.SUBTRACT)
         self.play(FadeOutPlace(falls), run_time=0.3)
         self.remove(*falls.get_family())
@@ -954,23 +951,63 @@ class BankDriftScene(StoryboardScene):
             self.hold_until_moment(M.RISES)
             g = v.gap
             steps = VGroup()
-            low = min(chart.curves[f"adj{k}"][0][-1].get_bottom()[1] for k in range(len(v.curves)))
-            mid_x = chart.curves[f"adj{int(g.far.value)}"][0][-1].get_center()[0]
-            for k, d, up in ((int(g.near.value), g.last_rise_near, True),
-                             (int(g.far.value), g.last_fall_far, False)):
-                if not up and self.has(M.FALLS_FAR):
+            at = self.step_labels_at(chart)
+            # (each step's change, signed: another sentence's near curve may fall too)
+            for k, view, sign in ((int(g.near.value), g.last_rise_near, 1),
+                                  (int(g.far.value), g.last_fall_far, -1)):
+                if sign < 0:
                     self.hold_until(self.said(M.FALLS_FAR) - 0.1)
                 seg = chart.curves[f"adj{k}"][0][-1]
-                num = Num(d, decimals=3, size=SIZE, color=self.curve_color(k),
-                          prefix="+" if up else "−")
-                num.move_to([mid_x, low - 0.3 - 0.36 * len(steps), 0])
+                d = sign * float(view.value)         # (the step itself, up or down)
+                num = Num(abs(float(view.value)), view.path, decimals=3, size=SIZE,
+                          color=self.curve_color(k), prefix="+" if d >= 0 else "−")
+                num.move_to(at + DOWN * ROW_STEP * len(steps))
+                if self.step_labels_backed:
+                    num.add_to_back(Rectangle(width=num.width + 0.1, height=num.height + 0.08,
+                                              stroke_width=0, fill_color=T.BACKGROUND,
+                                              fill_opacity=0.9).move_to(num))
                 steps.add(num)
                 self.play(seg.animate.set_stroke(width=8), FadeInPlace(num), run_time=0.6)
-                self.play(seg.animate.set_stroke(width=3), run_time=0.5)
+                # (the number lit while the voice says it, up to the next one)
+                lit = (self.said(M.FALLS_FAR) - self.time - 0.2) if sign > 0 else 0.5
+                self.play(seg.animate.set_stroke(width=3), Indicate_(num, 1.0),
+                          run_time=max(0.5, min(2.5, lit)))
             head.add(*steps)
         self.adopt(chart, labels, head, box)
         chart.box = VGroup(labels, head, box)     # they leave with the baseline's pieces
         del base
+
+    def step_labels_at(self, chart: CosineChart) -> np.ndarray:
+        """Where the first of the two last-step numbers goes (the second under it): over the
+        last step, under the lower curve's segment or over the upper one's, at the first
+        height where neither touches a drawn curve (the baseline's, the raw ghosts), nor
+        leaves the plot; else the one touching fewest (`step_labels_backed` then says the
+        numbers need an opaque backing over the curve they cross)."""
+        segs = [seg for _, (ss, _) in chart.curves.items() for seg in ss]
+        # (a dashed segment's points are its dashes')
+        pts = np.array([p for seg in segs for m in seg.family_members_with_points()
+                        for p in m.get_all_points()])
+        last = [chart.curves[f"adj{k}"][0][-1] for k in range(len(self.v.curves))
+                if f"adj{k}" in chart.curves]
+        x = last[0].get_center()[0]
+        low = min(m.get_bottom()[1] for m in last)
+        high = max(m.get_top()[1] for m in last)
+        floor, ceil = chart.ax.axes.get_bottom()[1], chart.ax.axes.get_top()[1]
+        probe = Rectangle(width=1.2, height=2 * ROW_STEP)
+        best = None
+        for top in [low - 0.12 - 0.15 * j for j in range(12)] + \
+                   [high + 0.12 + 2 * ROW_STEP + 0.15 * j for j in range(8)]:
+            probe.move_to([x, top - ROW_STEP, 0])
+            if probe.get_bottom()[1] < floor or probe.get_top()[1] > ceil:
+                continue
+            hits = covered(probe, pts, pad=0.04)
+            if best is None or hits < best[0]:
+                best = (hits, top)
+            if hits == 0:
+                break
+        top = best[1] if best is not None else low - 0.3
+        self.step_labels_backed = best is None or best[0] > 0
+        return np.array([x, top - ROW_STEP / 2, 0.0])
 
     def beat_projection(self, beat) -> None:
         self.lead_in()
@@ -1250,7 +1287,8 @@ class BankDriftScene(StoryboardScene):
         """The move split into the arrow all sentences share (their mean X^(0) to their mean
         X^(L)) and each one's own (the rest of its move), on the plane the `projection` beat
         left: each arrow's shadow drawn where it really points on the plane (round 35: the
-        own arrows were drawn in columns, all turned one way); beside the plane, bars of the
+        own arrows were drawn in columns, all turned one way), and (round 36) the corner where
+        they meet magnified in a box; beside the plane, bars of the
         arrows' full lengths to one scale, each filled to its shadow's share."""
         # (no lead-in: the same plane goes on; the voice starts with the beat)
         pca = self.stage.pca
@@ -1314,36 +1352,28 @@ class BankDriftScene(StoryboardScene):
                              max_stroke_width_to_length_ratio=40)
                        for c, col in enumerate(self.colors)])
         self.hold_until_moment(M.OWN)
-        inset = None
-        if self.has(M.INSET):
-            # (round 36) the own arrows are short on the plane and the three shared tips meet
-            # there (round 35: a 40x30 px corner): a box round them as they grow, then the box
-            # magnified in an empty part of the plane, its factor written on it
-            inset = self.magnified_inset(
-                plane, window=[*[a.get_start() for a in own], *[a.get_end() for a in own]],
-                trails=[(full_path(plane, xy[c]), col) for c, col in enumerate(self.colors)],
-                shared=[(cp.get_start(), cp.get_end()) for cp in copies],
-                own=[(a.get_start(), a.get_end(), col) for a, col in zip(own, self.colors)],
-                avoid=[*pca.names, pca.start, *sb.all])
-            self.play(LaggedStart(*[GrowArrow(a) for a in own], lag_ratio=0.3),
-                      Create(inset.window), run_time=1.6)
-            self.bring_to_front(dots)
+        # (round 36) the own arrows are short on the plane and the three shared tips meet
+        # there (round 35: a 40x30 px corner): a box round them as they grow, then the box
+        # magnified in an empty part of the plane, its factor written on it, as it is said
+        inset = self.magnified_inset(
+            plane, window=[*[a.get_start() for a in own], *[a.get_end() for a in own]],
+            trails=[(full_path(plane, xy[c]), col) for c, col in enumerate(self.colors)],
+            shared=[(cp.get_start(), cp.get_end()) for cp in copies],
+            own=[(a.get_start(), a.get_end(), col) for a, col in zip(own, self.colors)],
+            avoid=[*pca.names, pca.start, *sb.all])
+        if not inset.useful:        # (own arrows long on the plane: seen there as they are)
+            inset = None
+        self.play(LaggedStart(*[GrowArrow(a) for a in own], lag_ratio=0.3),
+                  *([Create(inset.window)] if inset else []), run_time=1.6)
+        self.bring_to_front(dots)
+        own_seen = own
+        if inset is not None:
             self.hold_until(self.said(M.INSET) - 0.3)
             self.play(TransformFromCopy(inset.window, inset.frame),
                       *[Create(m) for m in inset.links], run_time=0.8)
             self.play(FadeInPlace(inset.context), FadeInPlace(inset.label),
                       *[GrowArrow(a) for a in inset.own], run_time=1.0)
             own_seen = inset.own             # (the bars below are laid from these copies)
-        else:
-            # (short on the plane: a ring says where to look as they grow)
-            ring = Circle(radius=max(0.35, 0.6 * max(own.width, own.height)), color=T.POINTER,
-                          stroke_width=3).move_to(own.get_center())
-            self.play(LaggedStart(*[GrowArrow(a) for a in own], lag_ratio=0.3),
-                      Succession(FadeIn(ring, run_time=0.3), Animation(ring, run_time=1.0),
-                                 FadeOut(ring, run_time=0.3)), run_time=1.6)
-            self.remove(ring)
-            self.bring_to_front(dots)
-            own_seen = own
         self.play(*[FadeInPlace(m) for m in sb.names[1:]],
                   *[TransformFromCopy(a, o) for a, o in zip(own_seen, sb.outlines[1:])],
                   run_time=1.0)
@@ -1402,7 +1432,9 @@ class BankDriftScene(StoryboardScene):
         tip)) and the own arrows `own` ((start, end, colour)), cut at the box's edges; the
         place touches none of the paths, arrows and labels `avoid` it can miss. Returns its
         parts (not shown): window, frame, links (two lines between their corners), context
-        (paths, shared tips, ends), own (the own arrows, drawn magnified), label, all."""
+        (paths, shared tips, ends), own (the own arrows, drawn magnified), label, all, and
+        useful: whether it magnifies at least 2.5 times and covers no shared arrow (else
+        the own arrows are long enough to be seen on the plane, or there is no room)."""
         W, H = size
         pts = np.array(window)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
@@ -1416,7 +1448,8 @@ class BankDriftScene(StoryboardScene):
         # points of the paths and arrows as it can, and then nearest the window
         samples = [a + (b - a) * t for path, _ in trails for a, b in zip(path[:-1], path[1:])
                    for t in np.linspace(0, 1, 30)]
-        samples += [a + (b - a) * t for a, b in shared for t in np.linspace(0, 1, 60)]
+        # (the dimmed paths may pass under a corner of it; the shared arrows, never)
+        arrow_pts = np.array([a + (b - a) * t for a, b in shared for t in np.linspace(0, 1, 60)])
         samples = np.array(samples)
         probe = Rectangle(width=W, height=H)
         best = None
@@ -1426,12 +1459,14 @@ class BankDriftScene(StoryboardScene):
             for y in np.linspace(y0, y1, 19):
                 probe.move_to([x, y, 0])
                 if overlaps(probe, win, pad=0.3) or any(overlaps(probe, m, pad=0.05)
-                                                         for m in avoid):
+                                                         for m in avoid) or \
+                        covered(probe, arrow_pts, pad=0.1):
                     continue
                 score = (covered(probe, samples, pad=0.08),
                          float(np.linalg.norm(np.array([x, y, 0]) - c_reg)))
                 if best is None or score < best[0]:
                     best = (score, np.array([x, y, 0.0]))
+        clean = best is not None
         c_in = best[1] if best is not None else np.array([x1, y0, 0.0])
         frame = Rectangle(width=W, height=H, stroke_color=T.POINTER, stroke_width=2.5,
                           fill_color=T.BACKGROUND, fill_opacity=1).move_to(c_in)
@@ -1472,6 +1507,7 @@ class BankDriftScene(StoryboardScene):
         ins.window, ins.frame, ins.links, ins.context, ins.own, ins.label = (
             win, frame, links, context, arrows, label)
         ins.all = VGroup(win, links, frame, context, arrows, label)
+        ins.useful = clean and k >= 2.5
         return ins
 
     def clear_of_line(self, label, at, a, b, avoid=()) -> list:
@@ -1585,16 +1621,21 @@ class BankDriftScene(StoryboardScene):
         # "up to X two the gap stays within 0.036": the band and its bars lit
         tg = g.together.value
         self.hold_until_moment(M.CLOSE_FLAT)
-        self.play(Indicate_(band, 1.0), *[Indicate_(shown[s], 1.0) for s in range(tg + 1)],
-                  run_time=max(0.6, min(1.5, 0.85 * (self.said(M.CLOSE_END) - self.time))))
+        # (the band is the pointer's colour already: it brightens and back)
+        lit = max(0.6, min(2.0, 0.85 * (self.said(M.CLOSE_END) - self.time)))
+        self.play(band.animate.set_fill(opacity=0.35), *[Indicate_(shown[s], 1.0)
+                                                          for s in range(tg + 1)],
+                  run_time=lit / 2)
+        self.play(band.animate.set_fill(opacity=0.1), run_time=lit / 2)
         # "at the output the same-sense bank ends nearer, by 0.164": the last bar and its number
         self.hold_until_moment(M.CLOSE_END)
-        self.emphasize(row[1][-1], run_time=1.2, extra=[Indicate_(shown[-1], 1.0)])
+        self.emphasize(row[1][-1], extra=[Indicate_(shown[-1], 1.0)], run_time=max(
+            1.2, min(3.0, 0.85 * (self.said(M.CLOSE_SHARED) - self.time))))
         other = [chart]
         # "but both river sentences contain river": the word underlined in both, the note
         near = g.near.value
         j = v.curves[near].pair[1].value + 1
-        if self.has(M.CLOSE_SHARED) and len(g.shared):
+        if len(g.shared):
             self.hold_until_moment(M.CLOSE_SHARED)
             note = self.panel_note(panel, self.shared_words_note(j))
             words, marks = self.shared_marks(j)
@@ -1760,7 +1801,11 @@ class BankDriftScene(StoryboardScene):
                       ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         kept.next_to(share, DOWN, buff=0.1).align_to(share, LEFT)
         self.keep_inside(kept)
-        self.play(FadeInPlace(kept), run_time=0.4)
+        self.play(FadeInPlace(kept[0]), run_time=0.4)
+        # ("the rest lies off the plane": that line comes as it is said, and is lit)
+        self.play(FadeInPlace(kept[1]), run_time=0.4)
+        self.emphasize(kept[1], run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.SAME_PATH) - 0.7 - self.time))))
         self.hold_until(self.said(M.SAME_PATH) - 0.7)
         share = VGroup(share, kept, sketch)
         # the axes stay, quieter, with their names: the frame the paths are read in; the
@@ -1948,26 +1993,18 @@ class BankDriftScene(StoryboardScene):
         # near curve lit, then the far one, then each bar grows from the far curve up to the
         # near one
         lit = "adj" if adjusted else "raw"
-        if self.has(M.BARS):
-            # (round 36) each curve lit as it is named, then the bars grow, state by state,
-            # as "a bar at every state" is said (round 35: they grew slowly from the start,
-            # seen 5 s after those words), and flash while the voice goes on
-            for k, name, nxt in ((near, M.NEAR_CURVE, M.FAR_CURVE), (far, M.FAR_CURVE, M.BARS)):
-                if self.has(name):
-                    self.hold_until(self.said(name) - 0.1)
-                later = self.said(nxt) if self.has(nxt) else self.said(M.BARS)
-                self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0),
-                          run_time=max(0.5, min(1.5, 0.85 * (later - self.time))))
-            self.hold_until(self.said(M.BARS) - 0.1)
-            self.play(LaggedStart(*[Create(b) for b in shown], lag_ratio=0.25), run_time=1.2)
-            self.remove(*shown)             # (drawn one by one: on screen as one group)
-            self.add(shown)
-            self.emphasize(shown, run_time=self.stretch(M.CANCELS, 0.8, cap=1.5))
-        else:
-            step = max(0.5, min(1.2, 0.3 * (self.said(M.CANCELS) - self.time)))
-            for k in (near, far):
-                self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0), run_time=step)
-            self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
+        # (round 36) each curve lit as it is named, then the bars grow, state by state, as "a
+        # bar at every state" is said (round 35: they grew slowly from the start, seen 5 s
+        # after those words), and flash while the voice goes on
+        for k, name, nxt in ((near, M.NEAR_CURVE, M.FAR_CURVE), (far, M.FAR_CURVE, M.BARS)):
+            self.hold_until(self.said(name) - 0.1)
+            self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0),
+                      run_time=max(0.5, min(1.5, 0.85 * (self.said(nxt) - self.time))))
+        self.hold_until(self.said(M.BARS) - 0.1)
+        self.play(LaggedStart(*[Create(b) for b in shown], lag_ratio=0.25), run_time=1.2)
+        self.remove(*shown)             # (drawn one by one: on screen as one group)
+        self.add(shown)
+        self.emphasize(shown, run_time=self.stretch(M.CANCELS, 0.8, cap=1.5))
         self.hold_until_moment(M.CANCELS)
         if adjusted:
             # "the baseline cancels: add it back, both curves rise by it, and the bars keep
@@ -2004,11 +2041,13 @@ class BankDriftScene(StoryboardScene):
         for s in rest:
             self.play(FadeInPlace(row[1][s]), Indicate_(shown[s], 1.0), run_time=per)
         self.hold_until_moment(M.GAP_END)
-        self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]), run_time=1.0)
+        # ("... it jumps to 0.164": lit until "its widest")
+        self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]),
+                  run_time=max(1.0, min(2.5, 0.9 * (self.said(M.WIDEST) - self.time))))
         # (round 36) "its widest": a dashed line from the last bar's top back over every
         # other bar, all under it (a 5-s still picture before)
         level = None
-        if self.has(M.WIDEST) and int(g.widest) == n - 1:
+        if int(g.widest) == n - 1:
             self.hold_until(self.said(M.WIDEST) - 0.1)
             top = shown[-1].get_top()[1]
             level = DashedLine([shown[-1].get_center()[0], top, 0],
