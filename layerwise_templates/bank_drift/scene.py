@@ -969,7 +969,8 @@ class BankDriftScene(StoryboardScene):
                 steps.add(num)
                 self.play(seg.animate.set_stroke(width=8), FadeInPlace(num), run_time=0.6)
                 # (the number lit while the voice says it, up to the next one)
-                lit = (self.said(M.FALLS_FAR) - self.time - 0.2) if sign > 0 else 0.5
+                lit = (self.said(M.FALLS_FAR) if sign > 0 else
+                       self.beat_start + self.beat_end(beat)) - self.time - 0.2
                 self.play(seg.animate.set_stroke(width=3), Indicate_(num, 1.0),
                           run_time=max(0.5, min(2.5, lit)))
             head.add(*steps)
@@ -1783,7 +1784,7 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.AXES)
         self.play(FadeInPlace(share[0]), FadeInPlace(share[1]), FadeInPlace(share[-1]),
                   run_time=0.5)
-        self.emphasize(name1, share[1], run_time=max(0.6, min(1.2, 0.8 * (self.said(M.PC2)
+        self.emphasize(name1, share[1], run_time=max(0.6, min(2.5, 0.8 * (self.said(M.PC2)
                                                                           - self.time))),
                        extra=[TransformFromCopy(share[1], pcts[0])])
         self.hold_until_moment(M.PC2)
@@ -1968,6 +1969,18 @@ class BankDriftScene(StoryboardScene):
         # two curves, moved onto the adjusted ones (the baseline cancels); then the gap alone on
         # a chart of its own, the caveats one line at a time over it
         self.clear(keep_chart=True)
+        # the stage is cleared for the gap, in the quiet before the voice (round 36: a still
+        # frame there): the baseline's line, its curve and every row of numbers leave; the
+        # bars' own row comes with the gap's chart
+        chart = self.stage.chart
+        gone = [] if chart is None else [getattr(chart, "note", None),
+                                         chart.curves.get("baseline"),
+                                         getattr(chart, "box", None), *chart.rows.values()]
+        gone = [m for m in gone if m is not None]
+        if gone:
+            quiet = self.cue_at(0) - self.time if self.beat.get("cues") else 0.0
+            self.play(*[DimPlace(m, 0.0) for m in gone],
+                      run_time=max(0.4, min(self.LEAD_IN, quiet - 0.1)))
         self.voice_on()
         self.legend()
         chart = self.raw_curves(paced=False)
@@ -1982,13 +1995,6 @@ class BankDriftScene(StoryboardScene):
         on = [v.curves[k].adjusted if adjusted else raw(v.curves[k]) for k in (near, far)]
         shown = self.gap_bars(chart.p, on[0], on[1], GAP_BAR_THIN)
         self.hold_until_moment(M.GAP_DEFINED)
-        # the stage is cleared for the gap: the baseline's line, its curve and every row of
-        # numbers leave; the bars' own row comes with the gap's chart
-        gone = [getattr(chart, "note", None), chart.curves.get("baseline"),
-                getattr(chart, "box", None), *chart.rows.values()]
-        gone = [m for m in gone if m is not None]
-        if gone:
-            self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
         # "sentence three's cosine, ..., minus sentence two's, ..., a bar at every state": the
         # near curve lit, then the far one, then each bar grows from the far curve up to the
         # near one
@@ -2090,7 +2096,8 @@ class BankDriftScene(StoryboardScene):
             words, marks = self.shared_marks(j)
             if words:
                 self.play(Create(marks), run_time=0.6)
-                self.emphasize(*words, run_time=self.stretch(M.POSITION, 0.9, cap=2.4))
+                # (lit up to the next caveat: round 36, a still frame while it was said)
+                self.emphasize(*words, run_time=self.stretch(M.POSITION, 0.9, cap=4.0))
                 self.hold_until_moment(M.POSITION)
                 self.play(FadeOutPlace(marks), run_time=0.3)
                 self.remove(*marks.get_family())
