@@ -24,6 +24,8 @@ TYPED = {
     ("extend", "sentences"): (0, "three sentences"),
     ("extend", "reference"): (1, "sentence one's bank"),
     ("extend", "each_other"): (1, "each of the others"),
+    ("extend", "starts"): (2, "starts at"),               # round 36
+    ("extend", "same_token"): (2, "the same token"),
     ("extend", "same_pos"): (2, "same position"),
     ("extend", "money_end"): (3, "It ends at"),
     ("extend", "river_end"): (4, "and ends at"),
@@ -31,6 +33,8 @@ TYPED = {
     ("baseline", "unrelated"): (0, "unrelated tokens"),
     ("baseline", "baseline_peak"): (2, "It rises from"),
     ("baseline", "base_falls"): (2, "then falls"),
+    ("baseline", "mostly"): (2, "is mostly"),             # round 36
+    ("baseline", "falls_far"): (4, "the money bank falls"),
     ("baseline", "subtract"): (3, "Subtract it"),
     ("baseline", "adjusted_ends"): (4, "At the output"),
     ("baseline", "rises"): (4, "on that last step"),
@@ -49,15 +53,21 @@ TYPED = {
     ("split", "mean_end"): (1, "mean end"),
     ("split", "own_start"): (1, "drawn from each"),
     ("split", "own"): (2, "own arrow"),
+    ("split", "inset"): (2, "seen magnified"),            # round 36
     ("split", "half"): (2, "under half as long"),
     ("split", "shared_sum"): (3, "Why all three"),
     ("split", "not_measured"): (3, "not measured"),
     ("split", "ways"): (4, "The bars fill"),
-    # round 35: the closing on the gap's chart alone
-    ("answer", "close_gap"): (0, "is the gap"),
-    ("answer", "close_flat"): (0, "within"),
-    ("answer", "close_end"): (0, "widest at the output"),
+    # round 35: the closing on the gap's chart alone; round 36: recalled, with the caveat
+    ("answer", "close_gap"): (0, "for this one pair"),
+    ("answer", "close_flat"): (0, "up to X two"),
+    ("answer", "close_end"): (0, "at the output"),
+    ("answer", "close_shared"): (1, "both river sentences"),
     ("gap", "gap_defined"): (0, "Take the gap"),
+    ("gap", "near_curve"): (0, "sentence three's cosine"),   # round 36
+    ("gap", "far_curve"): (0, "minus sentence two's"),
+    ("gap", "bars"): (0, "a bar at every"),
+    ("gap", "widest"): (3, "its widest"),
     ("gap", "cancels"): (1, "baseline cancels"),
     ("gap", "together"): (2, "Up to X"),
     ("gap", "opens"): (3, "From X three"),

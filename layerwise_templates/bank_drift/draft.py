@@ -53,6 +53,7 @@ def build(c: Context) -> Draft:
         moments={M.SENTENCES: "sentences", M.REFERENCE: "the first sentence",
                  M.EACH_OTHER: "each of the others",
                  M.SAME_POS: "From X zero",       # (no wait at X^(0): said before the curve)
+                 M.STARTS: "From X zero", M.SAME_TOKEN: "From X zero",
                  M.MONEY_END: "ends at", M.RIVER_END: "ends at#2",
                  M.TURN_AWAY: "ends at#2"})]
     base = d["base"]
@@ -71,9 +72,9 @@ def build(c: Context) -> Draft:
         "output: " + adj,
         expect=[f"max(data.similarity.baseline) - data.similarity.baseline[{peak}] ~= 0 ± 0.000001"],
         moments={M.UNRELATED: "Unrelated tokens", M.BASELINE_PEAK: "goes from",
-                 M.BASE_FALLS: "and ends at",
+                 M.BASE_FALLS: "and ends at", M.MOSTLY: "and ends at",
                  M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output",
-                 M.RISES: "At the output"}))
+                 M.RISES: "At the output", M.FALLS_FAR: "At the output"}))
     ans = d["answer"]            # which answer statements the numbers hold (plan.answer)
     same = ans["one_path"]
     hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
@@ -140,7 +141,7 @@ def build(c: Context) -> Draft:
         moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
                  M.MEAN_END: "mean end",
-                 M.OWN_START: "own start", M.OWN: "own arrow",
+                 M.OWN_START: "own start", M.OWN: "own arrow", M.INSET: "own arrow",
                  M.HALF: "at most",
                  M.SHARED_SUM: "Why they share",
                  M.NOT_MEASURED: "not measured",
@@ -187,25 +188,31 @@ def build(c: Context) -> Draft:
         + ([f"data.gap.widest == {L}"] if widest else [])
         + ([f"data.gap.last - data.gap.values[{g['together']}] > 0.05"] if opens else []),
         moments={M.GAP_DEFINED: "Take the gap", M.CANCELS: "it cancels",
+                 M.NEAR_CURVE: "Take the gap", M.FAR_CURVE: "Take the gap",
+                 M.BARS: "at each state", M.WIDEST: "at the output",
                  M.TOGETHER: "Up to X", M.OPENS: then,
                  M.GAP_END: "at the output", M.CAVEAT: "one pair",
                  M.SHARED: "both contain" if shared else "share no",
                  M.POSITION: "position"}))
     beats.append(beats_drift)
     beats.append(beats_split)
-    # (round 35) the closing, on the gap's chart alone, as the shipped storyboard's
+    # (round 35) the closing, on the gap's chart alone, as the shipped storyboard's; (round 36)
+    # said as what was measured, with the shared word's caveat, not as "what tells them apart"
     flat = (f"within {{data.gap.small:.3f}} of zero up to X {integer_words(g['together'])}, "
             if g["together"] > 0 else "at X zero {data.gap.first:.3f}, ")
     beats.append(Beat(
         "answer", ["answer"],
-        "What tells the sentences apart: the gap",
-        "What tells the sentences apart is the gap between the curve ending highest and "
-        "the one ending lowest: " + flat + "and at the output {data.gap.last:.3f}"
-        + (", its widest." if widest else "."),
-        expect=early_expect + ([f"data.gap.widest == {L}"] if widest else []),
-        moments={M.CLOSE_GAP: "is the gap",
+        "The answer, for these sentences",
+        "So, for these sentences, the gap is " + flat + "and at the output {data.gap.last:.3f}"
+        + (", its widest." if widest else ".") + " Each curve is one pair of sentences"
+        + (f"; the first and the {nth[near + 1]} sentence both contain the word {shared[0]}."
+           if shared else "."),
+        expect=early_expect + ([f"data.gap.widest == {L}"] if widest else [])
+        + ([f"len(data.gap.shared) == {len(shared)}"] if shared else []),
+        moments={M.CLOSE_GAP: "So, for these",
                  M.CLOSE_FLAT: "within" if g["together"] > 0 else "at X zero",
-                 M.CLOSE_END: "at the output"}))
+                 M.CLOSE_END: "at the output",
+                 M.CLOSE_SHARED: "both contain" if shared else "at the output"}))
     notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "
              f"{[round(float(x), 3) for x in d['curves'][k]['raw']]}" for k in range(K)]
     notes.append(f"gap (sentence {near + 2} minus {far + 2}): "

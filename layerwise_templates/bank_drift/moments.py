@@ -6,11 +6,17 @@ SENTENCES, REFERENCE, EACH_OTHER, MONEY_END, RIVER_END = (
     "sentences", "reference", "each_other", "money_end", "river_end")
 SAME_POS = "same_pos"           # "the same position": the positions come, the curve waits
 TURN_AWAY = "turn_away"         # the raw curves' answer: both ends lit
+# (round 36, each optional) "... starts at 1.00": X^(0)'s dot and number lit; "as the same
+# token": the two banks' words boxed (no still picture before the positions come)
+STARTS, SAME_TOKEN = "starts", "same_token"
 # baseline
 UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
     "unrelated", "baseline_peak", "subtract", "adjusted_ends")
 BASE_FALLS = "base_falls"       # the baseline's last step, with the money curve's
 RISES = "rises"                 # the adjusted curves' last step: the near one rises, far falls
+# (round 36, optional) "is mostly": the baseline's fall bar moves onto the money curve's;
+# "the money bank falls": the far curve's last step and its number (after the near one's)
+MOSTLY, FALLS_FAR = "mostly", "falls_far"
 # projection
 PLANE, AXES, SAME_PATH, IN_PLANE, SENTENCE_MOVES, OFF_PLANE = (
     "plane", "axes", "same_path", "in_plane", "sentence_moves", "off_plane")
@@ -25,21 +31,29 @@ MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together" 
 SHARED_SUM = "shared_sum"       # the answer: the shared arrow, lit as it is said
 NOT_MEASURED = "not_measured"   # "why they share it is not measured here": said on screen too
 ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
+INSET = "inset"                 # (round 36, optional) "seen magnified": the X^(L) corner's box
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")
 SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
+# (round 36, each optional) the near curve, the far curve, then the bars, each as it is named;
+# "its widest": a line from the last bar's top back over the others
+NEAR_CURVE, FAR_CURVE, BARS, WIDEST = "near_curve", "far_curve", "bars", "widest"
 # answer (round 35: the closing, on the gap's chart alone): the gap named (its bars rise),
 # its early flat part (the band), its end (the last bar and its number)
 CLOSE_GAP, CLOSE_FLAT, CLOSE_END = "close_gap", "close_flat", "close_end"
+CLOSE_SHARED = "close_shared"   # (round 36, optional) the shared word underlined in the key
 
 BY_SHOW = {
-    "similarity": (SENTENCES, REFERENCE, EACH_OTHER, SAME_POS, MONEY_END, RIVER_END, TURN_AWAY),
-    "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, SUBTRACT, ADJUSTED_ENDS, RISES),
+    "similarity": (SENTENCES, REFERENCE, EACH_OTHER, STARTS, SAME_TOKEN, SAME_POS, MONEY_END,
+                   RIVER_END, TURN_AWAY),
+    "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, MOSTLY, SUBTRACT, ADJUSTED_ENDS, RISES,
+                 FALLS_FAR),
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
                    OFF_PLANE),
-    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, HALF,
+    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, INSET, HALF,
               SHARED_SUM, NOT_MEASURED, WAYS),
-    "gap": (GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT, SHARED, POSITION),
-    "answer": (CLOSE_GAP, CLOSE_FLAT, CLOSE_END),
+    "gap": (GAP_DEFINED, NEAR_CURVE, FAR_CURVE, BARS, CANCELS, TOGETHER, OPENS, GAP_END, WIDEST,
+            CAVEAT, SHARED, POSITION),
+    "answer": (CLOSE_GAP, CLOSE_FLAT, CLOSE_END, CLOSE_SHARED),
 }

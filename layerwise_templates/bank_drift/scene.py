@@ -22,10 +22,12 @@ Beats (each optional, in storyboard order):
   and X^(L) named); how far one other end lies from the reference's end, in the plane and in
   the full space.
 - `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
-  the sentences share and each one's own, each drawn on the plane where its shadow points;
-  beside it, bars of their full lengths to one scale, each filled to its shadow's share.
-- `answer`: the closing on the gap's chart alone: its bars rise as the gap is named, the band
-  where it stays small, its last bar and number.
+  the sentences share and each one's own, each drawn on the plane where its shadow points
+  (the own arrows' corner also magnified in a box, its factor written, where the storyboard
+  says so); beside it, bars of their full lengths to one scale, each filled to its shadow's
+  share.
+- `answer`: the closing on the gap's chart, recalled whole at once (not redrawn): the band
+  where it stays small, its last bar and number, the shared word underlined, as each is said.
   (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
@@ -55,6 +57,8 @@ from scenes.animations import DimPlace
 from .view import Data
 
 SIZE = 22                       # every label and number, tick labels too (20 read as 12 px)
+NOTE_SIZE = 26                  # (round 36) a drawing's scale and the gap axis's name: read
+                                # as 9-10 px at 22 (rotated, or grey)
 KEY_SIZE = T.LABEL_SIZE         # 22: the sentences' key, the only key to the colours
 MATH = 1.35 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) well above the 8 px floor
 PLANE_MATH = 1.15 * MATH        # the PCA plane's state labels: larger, read off the paths
@@ -226,6 +230,10 @@ class BankDriftScene(StoryboardScene):
         if m is None or "at" not in m:
             return super().said(name)
         return self.beat_start + float(m["at"])
+
+    def has(self, name: str) -> bool:
+        """Whether this beat's storyboard places moment `name`."""
+        return name in (self.beat.get("moments") or {})
 
     def pace(self, t: float, n: int, default: float, cap: float = 1.2) -> float:
         if self.beat.get("cues"):
@@ -526,7 +534,7 @@ class BankDriftScene(StoryboardScene):
         """Point by point: dot, segment from the previous state, the number below; spread
         so the last lands by scene time `until` (or quickly). `after_first`, if given, runs
         once the first point is drawn (it may wait for the voice); the rest then share what
-        is left until `until`."""
+        is left until `until` (it is given that point and its number)."""
         row = self.number_row(chart, key, label, values, color)
         chart.rows[name] = row
         self.play(FadeInPlace(row[0]), run_time=0.3)
@@ -547,7 +555,7 @@ class BankDriftScene(StoryboardScene):
             dots.add(dot)
             prev = pt
             if s == 0 and after_first is not None:
-                after_first()
+                after_first(VGroup(dot, row[1][0]))
                 if until is not None:
                     per = self.pace(until, n - 1, 0.3, cap=2.0)
         chart.curves[name] = VGroup(segs, dots)
@@ -572,10 +580,20 @@ class BankDriftScene(StoryboardScene):
                     self.emphasize(*shown, run_time=0.8)
                 # (round 34) "... as the same token at the same position gives the same X
                 # zero": the curve waits at X^(0) and the positions come as that is said
-                later = k == 0 and M.SAME_POS in (self.beat.get("moments") or {})
+                later = k == 0 and self.has(M.SAME_POS)
                 if pos is not None:     # each sentence's position, as the voice names them
                     if later:
-                        def first(show=show_positions) -> None:
+                        def first(start, show=show_positions, c=c) -> None:
+                            # (round 36) "... starts at 1.00": that dot and number lit; "as
+                            # the same token": the two banks boxed in the key (a 4-s still
+                            # picture before the positions came)
+                            self.hold_until(self.said(M.STARTS) - 0.1)
+                            self.emphasize(start, run_time=max(0.6, min(1.2, 0.85 * (
+                                self.said(M.SAME_TOKEN) - self.time))))
+                            self.hold_until(self.said(M.SAME_TOKEN) - 0.1)
+                            self.emphasize(*[self.focus_glyphs(i) for i in c.pair.values],
+                                           run_time=max(0.6, min(1.2, 0.85 * (
+                                               self.said(M.SAME_POS) - self.time))))
                             self.hold_until(self.said(M.SAME_POS) - 0.2)
                             show()
                     else:
@@ -838,18 +856,24 @@ class BankDriftScene(StoryboardScene):
             Line([x_mid + 0.4, y_bot, 0], [x_mid + 0.4, y_bot + len_b * grow, 0],
                  color=T.MUTED, stroke_width=16, cap_style=CapStyleType.BUTT))
         labs = VGroup(
-            inline(txt("money fall", SIZE, self.curve_color(drop)),
-                   Num(od.raw_fall, decimals=2, size=SIZE, color=self.curve_color(drop))),
-            inline(txt("baseline fall", SIZE, T.MUTED),
-                   Num(od.baseline_fall, decimals=2, size=SIZE, color=T.MUTED)))
+            inline(txt("money fall", NOTE_SIZE, self.curve_color(drop)),
+                   Num(od.raw_fall, decimals=2, size=NOTE_SIZE, color=self.curve_color(drop))),
+            inline(txt("baseline fall", NOTE_SIZE, T.MUTED),
+                   Num(od.baseline_fall, decimals=2, size=NOTE_SIZE, color=T.MUTED)))
         labs[0].next_to(big[0], LEFT, buff=0.2).align_to(big[0], UP)
         labs[1].next_to(labs[0], DOWN, buff=0.12).align_to(labs[0], RIGHT)
-        scale_note = txt(f"both drawn ×{grow:.0f}", SIZE, T.MUTED)
+        # (round 36: a larger size, in the text's colour: it read as 10 px in grey)
+        scale_note = txt(f"both drawn ×{grow:.0f}", NOTE_SIZE, T.TEXT)
         scale_note.next_to(labs, DOWN, buff=0.12).align_to(labs, RIGHT)
         # (the labels come with the move: they are read as the voice says "most of")
         self.play(Transform(fall, big[0]), Transform(bfall, big[1]), FadeInPlace(labs),
                   FadeInPlace(scale_note), run_time=per + 0.3)
         falls = VGroup(fall, bfall, labs, scale_note)
+        # (round 36) "is mostly this baseline's fall": the baseline's bar moves onto the money
+        # curve's, bottoms level: it covers most of it (a 5-s still picture before)
+        self.hold_until(self.said(M.MOSTLY) - 0.1)
+        self.play(bfall.animate.move_to(fall.get_bottom() + UP * bfall.height / 2),
+                  run_time=max(0.8, min(1.6, 0.6 * (self.said(M.SUBTRACT) - self.time))))
         self.hold_until_moment(M.SUBTRACT)
         self.play(FadeOutPlace(falls), run_time=0.3)
         self.remove(*falls.get_family())
@@ -921,15 +945,70 @@ class BankDriftScene(StoryboardScene):
         if rises:
             # (round 34) "on that last step, the river bank now rises more than the money bank
             # falls": each adjusted curve's last segment thickens, the near one first
+            # (round 36: with its number, as each is said: "+0.083", then "−0.029" under it,
+            # both under the lower curve's last step, where the chart is empty; over the
+            # upper one the raw curves' ghosts run)
             self.hold_until_moment(M.RISES)
             g = v.gap
-            for k in (int(g.near.value), int(g.far.value)):
+            steps = VGroup()
+            at = self.step_labels_at(chart)
+            # (each step's change, signed: another sentence's near curve may fall too)
+            for k, view, sign in ((int(g.near.value), g.last_rise_near, 1),
+                                  (int(g.far.value), g.last_fall_far, -1)):
+                if sign < 0:
+                    self.hold_until(self.said(M.FALLS_FAR) - 0.1)
                 seg = chart.curves[f"adj{k}"][0][-1]
-                self.play(seg.animate.set_stroke(width=8), run_time=0.6)
-                self.play(seg.animate.set_stroke(width=3), run_time=0.5)
+                d = sign * float(view.value)         # (the step itself, up or down)
+                num = Num(abs(float(view.value)), view.path, decimals=3, size=SIZE,
+                          color=self.curve_color(k), prefix="+" if d >= 0 else "−")
+                num.move_to(at + DOWN * ROW_STEP * len(steps))
+                if self.step_labels_backed:
+                    num.add_to_back(Rectangle(width=num.width + 0.1, height=num.height + 0.08,
+                                              stroke_width=0, fill_color=T.BACKGROUND,
+                                              fill_opacity=0.9).move_to(num))
+                steps.add(num)
+                self.play(seg.animate.set_stroke(width=8), FadeInPlace(num), run_time=0.6)
+                # (the number lit while the voice says it, up to the next one)
+                lit = (self.said(M.FALLS_FAR) if sign > 0 else
+                       self.beat_start + self.beat_end(beat)) - self.time - 0.2
+                self.play(seg.animate.set_stroke(width=3), Indicate_(num, 1.0),
+                          run_time=max(0.5, min(2.5, lit)))
+            head.add(*steps)
         self.adopt(chart, labels, head, box)
         chart.box = VGroup(labels, head, box)     # they leave with the baseline's pieces
         del base
+
+    def step_labels_at(self, chart: CosineChart) -> np.ndarray:
+        """Where the first of the two last-step numbers goes (the second under it): over the
+        last step, under the lower curve's segment or over the upper one's, at the first
+        height where neither touches a drawn curve (the baseline's, the raw ghosts), nor
+        leaves the plot; else the one touching fewest (`step_labels_backed` then says the
+        numbers need an opaque backing over the curve they cross)."""
+        segs = [seg for _, (ss, _) in chart.curves.items() for seg in ss]
+        # (a dashed segment's points are its dashes')
+        pts = np.array([p for seg in segs for m in seg.family_members_with_points()
+                        for p in m.get_all_points()])
+        last = [chart.curves[f"adj{k}"][0][-1] for k in range(len(self.v.curves))
+                if f"adj{k}" in chart.curves]
+        x = last[0].get_center()[0]
+        low = min(m.get_bottom()[1] for m in last)
+        high = max(m.get_top()[1] for m in last)
+        floor, ceil = chart.ax.axes.get_bottom()[1], chart.ax.axes.get_top()[1]
+        probe = Rectangle(width=1.2, height=2 * ROW_STEP)
+        best = None
+        for top in [low - 0.12 - 0.15 * j for j in range(12)] + \
+                   [high + 0.12 + 2 * ROW_STEP + 0.15 * j for j in range(8)]:
+            probe.move_to([x, top - ROW_STEP, 0])
+            if probe.get_bottom()[1] < floor or probe.get_top()[1] > ceil:
+                continue
+            hits = covered(probe, pts, pad=0.04)
+            if best is None or hits < best[0]:
+                best = (hits, top)
+            if hits == 0:
+                break
+        top = best[1] if best is not None else low - 0.3
+        self.step_labels_backed = best is None or best[0] > 0
+        return np.array([x, top - ROW_STEP / 2, 0.0])
 
     def beat_projection(self, beat) -> None:
         self.lead_in()
@@ -1209,7 +1288,8 @@ class BankDriftScene(StoryboardScene):
         """The move split into the arrow all sentences share (their mean X^(0) to their mean
         X^(L)) and each one's own (the rest of its move), on the plane the `projection` beat
         left: each arrow's shadow drawn where it really points on the plane (round 35: the
-        own arrows were drawn in columns, all turned one way); beside the plane, bars of the
+        own arrows were drawn in columns, all turned one way), and (round 36) the corner where
+        they meet magnified in a box; beside the plane, bars of the
         arrows' full lengths to one scale, each filled to its shadow's share."""
         # (no lead-in: the same plane goes on; the voice starts with the beat)
         pca = self.stage.pca
@@ -1272,17 +1352,31 @@ class BankDriftScene(StoryboardScene):
                              color=col, stroke_width=5, max_tip_length_to_length_ratio=0.45,
                              max_stroke_width_to_length_ratio=40)
                        for c, col in enumerate(self.colors)])
-        # (short on the plane: a ring says where to look as they grow)
-        ring = Circle(radius=max(0.35, 0.6 * max(own.width, own.height)), color=T.POINTER,
-                      stroke_width=3).move_to(own.get_center())
         self.hold_until_moment(M.OWN)
+        # (round 36) the own arrows are short on the plane and the three shared tips meet
+        # there (round 35: a 40x30 px corner): a box round them as they grow, then the box
+        # magnified in an empty part of the plane, its factor written on it, as it is said
+        inset = self.magnified_inset(
+            plane, window=[*[a.get_start() for a in own], *[a.get_end() for a in own]],
+            trails=[(full_path(plane, xy[c]), col) for c, col in enumerate(self.colors)],
+            shared=[(cp.get_start(), cp.get_end()) for cp in copies],
+            own=[(a.get_start(), a.get_end(), col) for a, col in zip(own, self.colors)],
+            avoid=[*pca.names, pca.start, *sb.all])
+        if not inset.useful:        # (own arrows long on the plane: seen there as they are)
+            inset = None
         self.play(LaggedStart(*[GrowArrow(a) for a in own], lag_ratio=0.3),
-                  Succession(FadeIn(ring, run_time=0.3), Animation(ring, run_time=1.0),
-                             FadeOut(ring, run_time=0.3)), run_time=1.6)
-        self.remove(ring)
+                  *([Create(inset.window)] if inset else []), run_time=1.6)
         self.bring_to_front(dots)
+        own_seen = own
+        if inset is not None:
+            self.hold_until(self.said(M.INSET) - 0.3)
+            self.play(TransformFromCopy(inset.window, inset.frame),
+                      *[Create(m) for m in inset.links], run_time=0.8)
+            self.play(FadeInPlace(inset.context), FadeInPlace(inset.label),
+                      *[GrowArrow(a) for a in inset.own], run_time=1.0)
+            own_seen = inset.own             # (the bars below are laid from these copies)
         self.play(*[FadeInPlace(m) for m in sb.names[1:]],
-                  *[TransformFromCopy(a, o) for a, o in zip(own, sb.outlines[1:])],
+                  *[TransformFromCopy(a, o) for a, o in zip(own_seen, sb.outlines[1:])],
                   run_time=1.0)
         self.play(*[FadeInPlace(m) for m in sb.nums[1:]], run_time=0.4)
         # "the longest, the money bank's, is under half as long as the shared one": the shared
@@ -1310,7 +1404,7 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.WAYS)
         self.play(FadeOutPlace(sb.unknown), run_time=0.3)
         self.remove(*sb.unknown.get_family())
-        self.play(*[TransformFromCopy(a, f) for a, f in zip([shadow, *own], sb.fills)],
+        self.play(*[TransformFromCopy(a, f) for a, f in zip([shadow, *own_seen], sb.fills)],
                   FadeInPlace(sb.legend), run_time=1.2)
         # "... the shared arrow lies mostly in the plane, each own arrow mostly off it": the
         # shared one's long fill, then the own ones' short fills
@@ -1330,7 +1424,92 @@ class BankDriftScene(StoryboardScene):
             self.hold_until_cue(last)
             self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0], sb.fills[0])],
                       run_time=max(0.8, min(2.0, 0.8 * (end - self.time))))
-        self.stage.other = [back, sb.all, shared, own]
+        self.stage.other = [back, sb.all, shared, own, *([inset.all] if inset else [])]
+
+    def magnified_inset(self, plane, window, trails, shared, own, avoid, size=(3.8, 2.0)):
+        """A box round the points `window` on the plane, and that box magnified (an integer
+        factor in half steps, written beside it) in the emptiest place of the plane `size` large: what the box
+        holds of the paths `trails` ((points, colour)), the shared arrows `shared` ((start,
+        tip)) and the own arrows `own` ((start, end, colour)), cut at the box's edges; the
+        place touches none of the paths, arrows and labels `avoid` it can miss. Returns its
+        parts (not shown): window, frame, links (two lines between their corners), context
+        (paths, shared tips, ends), own (the own arrows, drawn magnified), label, all, and
+        useful: whether it magnifies at least 2.5 times and covers no shared arrow (else
+        the own arrows are long enough to be seen on the plane, or there is no room)."""
+        W, H = size
+        pts = np.array(window)
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        c_reg = (lo + hi) / 2
+        span = np.maximum(hi - lo, 1e-3) + 0.1          # (a margin round the arrows)
+        k = float(max(2.0, min(12.0, np.floor(2 * min(0.92 * W / span[0],
+                                                       0.92 * H / span[1])) / 2)))
+        w, h = W / k, H / k
+        win = Rectangle(width=w, height=h, color=T.POINTER, stroke_width=2.5).move_to(c_reg)
+        # where the magnified box goes: inside the plane, off the window, touching as few
+        # points of the paths and arrows as it can, and then nearest the window
+        samples = [a + (b - a) * t for path, _ in trails for a, b in zip(path[:-1], path[1:])
+                   for t in np.linspace(0, 1, 30)]
+        # (the dimmed paths may pass under a corner of it; the shared arrows, never)
+        arrow_pts = np.array([a + (b - a) * t for a, b in shared for t in np.linspace(0, 1, 60)])
+        samples = np.array(samples)
+        probe = Rectangle(width=W, height=H)
+        best = None
+        x0, x1 = plane.get_left()[0] + W / 2 + 0.1, plane.get_right()[0] - W / 2 - 0.1
+        y0, y1 = plane.get_bottom()[1] + H / 2 + 0.1, plane.get_top()[1] - H / 2 - 0.1
+        for x in np.linspace(x0, x1, 25):
+            for y in np.linspace(y0, y1, 19):
+                probe.move_to([x, y, 0])
+                if overlaps(probe, win, pad=0.3) or any(overlaps(probe, m, pad=0.05)
+                                                         for m in avoid) or \
+                        covered(probe, arrow_pts, pad=0.1):
+                    continue
+                score = (covered(probe, samples, pad=0.08),
+                         float(np.linalg.norm(np.array([x, y, 0]) - c_reg)))
+                if best is None or score < best[0]:
+                    best = (score, np.array([x, y, 0.0]))
+        clean = best is not None
+        c_in = best[1] if best is not None else np.array([x1, y0, 0.0])
+        frame = Rectangle(width=W, height=H, stroke_color=T.POINTER, stroke_width=2.5,
+                          fill_color=T.BACKGROUND, fill_opacity=1).move_to(c_in)
+
+        def f(p):
+            return c_in + k * (np.array(p) - c_reg)
+        box_lo, box_hi = c_reg - np.array([w / 2, h / 2, 0]), c_reg + np.array([w / 2, h / 2, 0])
+        context = VGroup()      # (the paths are left out: magnified, their bits read as arrows)
+        for a, b in shared:
+            cut = clip_segment(a, b, box_lo, box_hi)
+            if cut is not None:
+                context.add(Arrow(f(cut[0]), f(cut[1]), buff=0, color=T.TEXT, stroke_width=3,
+                                  max_tip_length_to_length_ratio=0.25,
+                                  max_stroke_width_to_length_ratio=40))
+        context.add(*[Dot(f(b), radius=0.08, color=col) for _, b, col in own])
+        arrows = VGroup(*[Arrow(f(a), f(b), buff=0, color=col, stroke_width=5,
+                                max_tip_length_to_length_ratio=0.3,
+                                max_stroke_width_to_length_ratio=40) for a, b, col in own])
+        # the two lines between the boxes' corners that frame the pair (never across either)
+        d = c_in - c_reg
+        corners = (UL, DR) if d[0] * d[1] > 0 else (UR, DL)
+        links = VGroup(*[Line(win.get_corner(c), frame.get_corner(c), color=T.POINTER,
+                              stroke_width=1.5, stroke_opacity=0.7) for c in corners])
+        label = txt(f"magnified ×{k:g}", SIZE, T.POINTER)
+        # (in a corner inside the box where no magnified arrow or dot is, else over it)
+        inner = np.array([p for m in (*context, *arrows) for p in m.get_all_points()])
+        for corner in (UL, UR, DL, DR):
+            label.move_to(frame.get_corner(corner) - corner * np.array(
+                [0.1 + label.width / 2, 0.08 + label.height / 2, 0]))
+            if not covered(label, inner, pad=0.08):
+                break
+        else:
+            label.next_to(frame, UP, buff=0.08).align_to(frame, LEFT)
+
+        class Inset:
+            pass
+        ins = Inset()
+        ins.window, ins.frame, ins.links, ins.context, ins.own, ins.label = (
+            win, frame, links, context, arrows, label)
+        ins.all = VGroup(win, links, frame, context, arrows, label)
+        ins.useful = clean and k >= 2.5
+        return ins
 
     def clear_of_line(self, label, at, a, b, avoid=()) -> list:
         """The move (as a list of animations, maybe empty) that takes `label`, beside the
@@ -1418,44 +1597,58 @@ class BankDriftScene(StoryboardScene):
         return sp
 
     def beat_answer(self, beat) -> None:
-        """The closing, on the gap's chart alone (round 35: it was said beside a dimmed
-        plane): the stage cleared, the key back under the title; the gap's bars rise from
-        zero as the gap is named, the band where it stays small is lit as that is said, then
-        its last bar and number as the voice says where it is widest."""
+        """The closing, on the gap's chart (round 35: it was said beside a dimmed plane): the
+        stage cleared, the key back under the title; the chart the gap beat drew comes back
+        whole, at once (round 36: it was redrawn bar by bar, a 14-s replay); then what the
+        voice names is lit on it: the band where the gap stays small, its last bar and number,
+        and (if said) the word the near sentence shares with sentence 1, underlined."""
         self.lead_in()
         st = self.stage
         lg, home = st.legend, st.legend_home
         self.clear(extra=[lg.animate.move_to(home)] if lg is not None and home is not None
                    else ())
         st.legend_home = None
-        self.voice_on()
         self.legend()
         v, g = self.v, self.v.gap
         n = len(v.states)
         panel = self.gap_panel(self.content_top() - 0.35)
         shown = self.gap_bars(panel.p, g.values, [0.0] * n)
         row = self.number_row(panel, self.gap_key(), "gap", g.values, GAP, decimals=3)
-        self.play(FadeInPlace(panel), FadeInPlace(row[0]), run_time=0.6)
-        # "what tells the senses apart is the gap": each bar rises from zero, its number under
-        self.hold_until_moment(M.CLOSE_GAP)
-        self.play(LaggedStart(*[AnimationGroup(Create(b), FadeInPlace(m))
-                                for b, m in zip(shown, row[1])], lag_ratio=0.2),
-                  run_time=max(1.0, min(2.5, 0.85 * (self.said(M.CLOSE_FLAT) - self.time))))
-        # "within 0.036 of zero up to X two": the band, its bars lit
-        self.hold_until_moment(M.CLOSE_FLAT)
-        tg = g.together.value
         band, within = self.gap_band(panel, shown)
-        self.play(FadeIn(band), FadeInPlace(within), run_time=0.5)
-        self.bring_to_front(shown)
-        self.play(*[Indicate_(shown[s], 1.0) for s in range(tg + 1)],
-                  run_time=max(0.6, min(1.5, 0.85 * (self.said(M.CLOSE_END) - self.time))))
-        # "widest at the output, 0.164": the last bar and its number
+        chart = VGroup(panel, band, shown, row, within)
+        # (in the lead-in's quiet: the voice starts on the chart it speaks of)
+        self.play(FadeInPlace(chart), run_time=0.8)
+        self.voice_on()
+        # "up to X two the gap stays within 0.036": the band and its bars lit
+        tg = g.together.value
+        self.hold_until_moment(M.CLOSE_FLAT)
+        # (the band is the pointer's colour already: it brightens and back)
+        lit = max(0.6, min(2.0, 0.85 * (self.said(M.CLOSE_END) - self.time)))
+        self.play(band.animate.set_fill(opacity=0.35), *[Indicate_(shown[s], 1.0)
+                                                          for s in range(tg + 1)],
+                  run_time=lit / 2)
+        self.play(band.animate.set_fill(opacity=0.1), run_time=lit / 2)
+        # "at the output the same-sense bank ends nearer, by 0.164": the last bar and its number
         self.hold_until_moment(M.CLOSE_END)
-        self.emphasize(row[1][-1], run_time=1.2, extra=[Indicate_(shown[-1], 1.0)])
+        self.emphasize(row[1][-1], extra=[Indicate_(shown[-1], 1.0)], run_time=max(
+            1.2, min(3.0, 0.85 * (self.said(M.CLOSE_SHARED) - self.time))))
+        other = [chart]
+        # "but both river sentences contain river": the word underlined in both, the note
+        near = g.near.value
+        j = v.curves[near].pair[1].value + 1
+        if len(g.shared):
+            self.hold_until_moment(M.CLOSE_SHARED)
+            note = self.panel_note(panel, self.shared_words_note(j))
+            words, marks = self.shared_marks(j)
+            self.play(FadeInPlace(note), *([Create(marks)] if words else []), run_time=0.6)
+            end = self.beat_start + self.beat_end(beat)
+            if words:
+                self.emphasize(*words, run_time=max(0.8, min(2.0, 0.6 * (end - self.time))))
+            other += [note, marks]
         end = self.beat_start + self.beat_end(beat)
         if end - self.time > 0.1:
             self.hold_until(end)
-        self.stage.other = [VGroup(panel, band, within), shown, row]
+        self.stage.other = other
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
@@ -1591,7 +1784,7 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.AXES)
         self.play(FadeInPlace(share[0]), FadeInPlace(share[1]), FadeInPlace(share[-1]),
                   run_time=0.5)
-        self.emphasize(name1, share[1], run_time=max(0.6, min(1.2, 0.8 * (self.said(M.PC2)
+        self.emphasize(name1, share[1], run_time=max(0.6, min(2.5, 0.8 * (self.said(M.PC2)
                                                                           - self.time))),
                        extra=[TransformFromCopy(share[1], pcts[0])])
         self.hold_until_moment(M.PC2)
@@ -1609,7 +1802,11 @@ class BankDriftScene(StoryboardScene):
                       ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         kept.next_to(share, DOWN, buff=0.1).align_to(share, LEFT)
         self.keep_inside(kept)
-        self.play(FadeInPlace(kept), run_time=0.4)
+        self.play(FadeInPlace(kept[0]), run_time=0.4)
+        # ("the rest lies off the plane": that line comes as it is said, and is lit)
+        self.play(FadeInPlace(kept[1]), run_time=0.4)
+        self.emphasize(kept[1], run_time=max(0.6, min(2.0, 0.85 * (
+            self.said(M.SAME_PATH) - 0.7 - self.time))))
         self.hold_until(self.said(M.SAME_PATH) - 0.7)
         share = VGroup(share, kept, sketch)
         # the axes stay, quieter, with their names: the frame the paths are read in; the
@@ -1657,7 +1854,10 @@ class BankDriftScene(StoryboardScene):
         # the axis says what it measures: the near sentence's cosine minus the far one's
         jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
         # (round 33: "3 minus 2" read as sentences, not as the pairs' cosines)
-        name = txt(f"gap: (1 vs {jn}) − (1 vs {jf})", SIZE, T.TEXT).rotate(np.pi / 2)
+        # (round 36: on two lines, larger: on one line it was scaled to 9-10 px to fit)
+        name = VGroup(txt("gap:", NOTE_SIZE, T.TEXT),
+                      txt(f"(1 vs {jn}) − (1 vs {jf})", NOTE_SIZE, T.TEXT)).arrange(
+            DOWN, buff=0.1).rotate(np.pi / 2)
         if name.height > panel.ax.axes.height + 0.4:
             name.scale((panel.ax.axes.height + 0.4) / name.height)
         name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
@@ -1732,6 +1932,31 @@ class BankDriftScene(StoryboardScene):
         new = [panel.ax.grid, panel.ax.y_labels, panel.zero, panel.name]
         self.play(*[LightUp(m) for m in new], run_time=0.4)
 
+    def panel_note(self, panel: CosineChart, *parts) -> VGroup:
+        """One line over the gap's chart, right-aligned to it (clear of its axis's name)."""
+        m = inline(*parts)
+        m.next_to(panel.ax.axes, UP, buff=0.12).align_to(panel.ax.axes, RIGHT)
+        room = panel.ax.axes.get_left()[0] + 0.9
+        if m.get_left()[0] < room:
+            m.shift(RIGHT * (room - m.get_left()[0]))
+        return m
+
+    def shared_words_note(self, j: int) -> VGroup:
+        """'1 and j both contain "river": nearer by the word?' (plan: gap.shared)."""
+        shared = [w.value for w in self.v.gap.shared]
+        return txt(f"1 and {j} both contain " + ", ".join(f'"{w}"' for w in shared[:2])
+                   + ": nearer by the word?", SIZE, T.TEXT)
+
+    def shared_marks(self, j: int):
+        """The words sentences 1 and j share (plan: gap.shared) in the key, and their
+        underlines in each sentence's colour (round 34: a box flashed round them was missed):
+        (glyphs, underlines), both empty when the key does not show them."""
+        words = [(k, gl) for w in [w.value for w in self.v.gap.shared][:2] for k in (0, j - 1)
+                 for gl in [self.word_glyphs(k, w)] if gl is not None]
+        marks = VGroup(*[Underline(gl, buff=0.04, color=self.colors[k], stroke_width=4)
+                         for k, gl in words])
+        return [gl for _, gl in words], marks
+
     def gap_key(self) -> VGroup:
         """The gap row's key: a bar like the gap's own."""
         return VGroup(Rectangle(width=0.09, height=0.24, stroke_width=0, fill_color=GAP,
@@ -1739,11 +1964,23 @@ class BankDriftScene(StoryboardScene):
 
     def beat_gap(self, beat) -> None:
         self.lead_in()
-        self.pause_after_cue(3, 1.2)            # the jump to 0.16 at the output lands
+        # (round 36: no pause after the jump to 0.16: "its widest" is drawn instead)
         # on the cosine chart first (the baseline beat's, or built now): the bars between the
         # two curves, moved onto the adjusted ones (the baseline cancels); then the gap alone on
         # a chart of its own, the caveats one line at a time over it
         self.clear(keep_chart=True)
+        # the stage is cleared for the gap, in the quiet before the voice (round 36: a still
+        # frame there): the baseline's line, its curve and every row of numbers leave; the
+        # bars' own row comes with the gap's chart
+        chart = self.stage.chart
+        gone = [] if chart is None else [getattr(chart, "note", None),
+                                         chart.curves.get("baseline"),
+                                         getattr(chart, "box", None), *chart.rows.values()]
+        gone = [m for m in gone if m is not None]
+        if gone:
+            quiet = self.cue_at(0) - self.time if self.beat.get("cues") else 0.0
+            self.play(*[DimPlace(m, 0.0) for m in gone],
+                      run_time=max(0.4, min(self.LEAD_IN, quiet - 0.1)))
         self.voice_on()
         self.legend()
         chart = self.raw_curves(paced=False)
@@ -1758,21 +1995,22 @@ class BankDriftScene(StoryboardScene):
         on = [v.curves[k].adjusted if adjusted else raw(v.curves[k]) for k in (near, far)]
         shown = self.gap_bars(chart.p, on[0], on[1], GAP_BAR_THIN)
         self.hold_until_moment(M.GAP_DEFINED)
-        # the stage is cleared for the gap: the baseline's line, its curve and every row of
-        # numbers leave; the bars' own row comes with the gap's chart
-        gone = [getattr(chart, "note", None), chart.curves.get("baseline"),
-                getattr(chart, "box", None), *chart.rows.values()]
-        gone = [m for m in gone if m is not None]
-        if gone:
-            self.play(*[DimPlace(m, 0.0) for m in gone], run_time=0.4)
         # "sentence three's cosine, ..., minus sentence two's, ..., a bar at every state": the
         # near curve lit, then the far one, then each bar grows from the far curve up to the
         # near one
         lit = "adj" if adjusted else "raw"
-        step = max(0.5, min(1.2, 0.3 * (self.said(M.CANCELS) - self.time)))
-        for k in (near, far):
-            self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0), run_time=step)
-        self.play(Create(shown), run_time=self.stretch(M.CANCELS, 1.0, cap=6.0) - 0.3)
+        # (round 36) each curve lit as it is named, then the bars grow, state by state, as "a
+        # bar at every state" is said (round 35: they grew slowly from the start, seen 5 s
+        # after those words), and flash while the voice goes on
+        for k, name, nxt in ((near, M.NEAR_CURVE, M.FAR_CURVE), (far, M.FAR_CURVE, M.BARS)):
+            self.hold_until(self.said(name) - 0.1)
+            self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0),
+                      run_time=max(0.5, min(1.5, 0.85 * (self.said(nxt) - self.time))))
+        self.hold_until(self.said(M.BARS) - 0.1)
+        self.play(LaggedStart(*[Create(b) for b in shown], lag_ratio=0.25), run_time=1.2)
+        self.remove(*shown)             # (drawn one by one: on screen as one group)
+        self.add(shown)
+        self.emphasize(shown, run_time=self.stretch(M.CANCELS, 0.8, cap=1.5))
         self.hold_until_moment(M.CANCELS)
         if adjusted:
             # "the baseline cancels: add it back, both curves rise by it, and the bars keep
@@ -1809,17 +2047,24 @@ class BankDriftScene(StoryboardScene):
         for s in rest:
             self.play(FadeInPlace(row[1][s]), Indicate_(shown[s], 1.0), run_time=per)
         self.hold_until_moment(M.GAP_END)
-        self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]), run_time=1.0)
+        # ("... it jumps to 0.164": lit until "its widest")
+        self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]),
+                  run_time=max(1.0, min(2.5, 0.9 * (self.said(M.WIDEST) - self.time))))
+        # (round 36) "its widest": a dashed line from the last bar's top back over every
+        # other bar, all under it (a 5-s still picture before)
+        level = None
+        if int(g.widest) == n - 1:
+            self.hold_until(self.said(M.WIDEST) - 0.1)
+            top = shown[-1].get_top()[1]
+            level = DashedLine([shown[-1].get_center()[0], top, 0],
+                               [panel.ax.axes.y_axis.get_center()[0], top, 0],
+                               dash_length=0.1, color=GAP, stroke_width=2.5)
+            self.play(Create(level), run_time=1.0)
         # the note line over the panel: the gap's answer, then one caveat at a time
         notes = []
 
         def line(*parts) -> VGroup:
-            m = inline(*parts)
-            m.next_to(panel.ax.axes, UP, buff=0.12).align_to(panel.ax.axes, RIGHT)
-            room = panel.ax.axes.get_left()[0] + 0.9
-            if m.get_left()[0] < room:
-                m.shift(RIGHT * (room - m.get_left()[0]))
-            return m
+            return self.panel_note(panel, *parts)
 
         def swap(m) -> None:                # out, then in: never two lines on one spot
             if notes:
@@ -1835,6 +2080,8 @@ class BankDriftScene(StoryboardScene):
             ends = line(txt(f"at the output: sentence {jn}'s {word} ends nearer sentence 1's",
                             SIZE, T.TEXT))
             swap(ends)
+            if level is not None:           # (it leaves with the note, for the caveats)
+                notes.append(level)
             self.emphasize(shown[-1], run_time=max(0.6, min(2.5, 0.85 * (
                 self.said(M.CAVEAT) - self.time - 0.7))))
         self.hold_until_moment(M.CAVEAT)
@@ -1845,19 +2092,12 @@ class BankDriftScene(StoryboardScene):
         shared = [w.value for w in g.shared]
         j = v.curves[near].pair[1].value + 1
         if shared:
-            swap(line(txt(f"1 and {j} both contain "
-                          + ", ".join(f'"{w}"' for w in shared[:2])
-                          + ": nearer by the word?", SIZE, T.TEXT)))
-            words = [(k, g) for w in shared[:2] for k in (0, j - 1)
-                     for g in [self.word_glyphs(k, w)] if g is not None]
-            # (round 34: the shared word underlined in both sentences, in their colours, while
-            # the voice names it; a box flashed round it was missed)
+            swap(line(self.shared_words_note(j)))
+            words, marks = self.shared_marks(j)
             if words:
-                marks = VGroup(*[Underline(gl, buff=0.04, color=self.colors[k], stroke_width=4)
-                                 for k, gl in words])
                 self.play(Create(marks), run_time=0.6)
-                self.emphasize(*[gl for _, gl in words],
-                               run_time=self.stretch(M.POSITION, 0.9, cap=2.4))
+                # (lit up to the next caveat: round 36, a still frame while it was said)
+                self.emphasize(*words, run_time=self.stretch(M.POSITION, 0.9, cap=4.0))
                 self.hold_until_moment(M.POSITION)
                 self.play(FadeOutPlace(marks), run_time=0.3)
                 self.remove(*marks.get_family())
@@ -1921,6 +2161,31 @@ def side_of(plane, xy, s: int):
         return LEFT
     away[2] = 0.0
     return away / float(np.linalg.norm(away))
+
+
+def clip_segment(a, b, lo, hi):
+    """The part of segment a-b inside the box from `lo` to `hi` (x and y), as (start, end),
+    or None when it misses the box (Liang-Barsky)."""
+    a, b = np.array(a, dtype=float), np.array(b, dtype=float)
+    d = b - a
+    t0, t1 = 0.0, 1.0
+    for i in (0, 1):
+        for p, q in ((-d[i], a[i] - lo[i]), (d[i], hi[i] - a[i])):
+            if abs(p) < 1e-12:
+                if q < 0:
+                    return None
+            elif p < 0:
+                t0 = max(t0, q / p)
+            else:
+                t1 = min(t1, q / p)
+    if t0 > t1:
+        return None
+    return a + t0 * d, a + t1 * d
+
+
+def full_path(plane, path) -> list:
+    """A path's states (plane coordinates) as points on the scene."""
+    return [np.array(plane.c2p(*p)) for p in path]
 
 
 def raw(view):
