@@ -24,6 +24,8 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
+import numpy as np
+
 from manim import (DOWN, LEFT, RIGHT, UP, DashedLine, FadeIn, GrowFromEdge, Indicate, LaggedStart, Restore, Write,
                    Line, ManimColor, Rectangle, ReplacementTransform, RoundedRectangle, Transform,
                    UpdateFromAlphaFunc, VGroup, config, interpolate_color, smooth,
@@ -35,6 +37,7 @@ from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, glyph_span, inline, math, txt
 from . import moments as M
 from .moments import DIVIDES, SHRINKS
+from .plan import FOLD_COS
 from .scene_intro import IntroBeats, _arrow, _box
 from .scene_parts import BAR_W, DIP, ML, S, BarsTo, StreamPanels, X_l, appear
 from .scene_summary import SummaryBeats
@@ -242,8 +245,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             return note
         # (round 35: attention's copy had its length, the FFN's none)
         note = inline(txt("the FFN reads", T.TYPE.label),
-                      txt("its own normalised copy,", T.TYPE.label, T.LN),
-                      txt("length", T.TYPE.label),
+                      txt("its own normalised copy", T.TYPE.label, T.LN),
+                      txt(", of length", T.TYPE.label),
                       self.n(self.v.copies.ffn_norm[l], T.LN, T.TYPE.label))
         note[-1].shift(RIGHT * 0.1)
         return note
@@ -582,8 +585,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         x_ar = arrow(at[0], at[1], T.X, 6)
         # (round 28: the FFN's step, back along nearly the same line, hid attention's) the
         # first step wide, the second thin over it: both seen where they run together
-        a_ar = arrow(at[1], at[2], T.ATTN, 8)
-        f_ar = arrow(at[2], at[3], T.FFN, 3)
+        # (round 36: the plan unfolds the FFN's step to the side where it does not fold back;
+        # only when both sides fold, the thin-over-wide pair)
+        da, df = at[2] - at[1], at[3] - at[2]
+        folds = float(da @ df) < FOLD_COS * float(np.linalg.norm(da) * np.linalg.norm(df))
+        a_ar = arrow(at[1], at[2], T.ATTN, 8 if folds else 6)
+        f_ar = arrow(at[2], at[3], T.FFN, 3 if folds else 6)
         y_ar = arrow(at[0], at[3], T.X, 4)
         tag = inline(txt("layer", T.TYPE.label), Num(v.layer, decimals=0, size=T.TYPE.label),
                      txt("reads", T.TYPE.label), math(f"|{X_l(l)}| =", ML, T.X),
@@ -647,6 +654,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_moment(M.Z_NEXT)
         y_lab = inline(math(f"|{X_l(n)}| =", ML, T.X), self.n(v.norm_out, T.X, T.TYPE.label))
         y_lab.next_to(at[0] + (at[3] - at[0]) * 0.45, DOWN if below else UP, buff=0.35)
+        # clear of its own slanted arrow (round 36: its box crossed the rising X^(16))
+        slope = (at[3][1] - at[0][1]) / max(at[3][0] - at[0][0], 1e-9)
+        for x_edge in (y_lab.get_left()[0], y_lab.get_right()[0]):
+            y_line = at[0][1] + slope * (x_edge - at[0][0])
+            if below and y_lab.get_top()[1] > y_line - 0.15:
+                y_lab.shift(DOWN * (y_lab.get_top()[1] - y_line + 0.15))
+            elif not below and y_lab.get_bottom()[1] < y_line + 0.15:
+                y_lab.shift(UP * (y_line + 0.15 - y_lab.get_bottom()[1]))
         self.keep_inside(y_lab)
         self.put("zy", y_ar, anim=GrowArrow(y_ar), run_time=1.0)
         self.put("zyl", y_lab, anim=appear(y_lab), run_time=0.5)
@@ -784,7 +799,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # "Watch the orange bars: layer 23 adds 116; layer 24, 122; ...": the eye led
             # before the walk, each layer drawn as its FFN length is read, then "... grows at
             # each layer" over the finished leg (round 35: 1.3 s a layer, the words after it)
-            self.hold_until_cue(watch)
+            if self.named(M.FFN_READ):
+                self.hold_until_moment(M.FFN_READ)
+            else:
+                self.hold_until_cue(watch)
             sweep_end = min(end - LAST_HOLD, self.cue_at(ffn_cue) - 0.3)
         elif then_x is not None:
             sweep_end = min(sweep_end, self.cue_at(then_x) - 1.8)
@@ -847,7 +865,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 self.hold_until_cue(ffn_cue)
             self.play(*self.light_ffn(left, stagger=True), run_time=1.6)
             if rows:
-                self.emphasize(*rows.values(), run_time=1.0)
+                self.emphasize(VGroup(*rows.values()), run_time=1.0)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
             if self.named(M.MEDIANS):
@@ -858,6 +876,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         l = lay["layer"]
         if then_x is not None:
             self.hold_until_cue(then_x)
+        # the FFN lengths have made their point: X's new length takes their place
+        self.drop(*[k for k in self.shown if k.startswith("ffn_row")], run_time=0.3)
         after = self.x_after(l + 1)
         if voiced and att_cue is not None:
             pick = d["layers"][att_pick]
@@ -894,17 +914,27 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                            run_time=min(2.0, end - self.time))
 
     def ffn_rows(self, left) -> dict:
-        """"layer 23: FFN 116", one row per layer of a short leg, in a column left of the
-        plane under its tag and X's length: each written as its layer is drawn."""
+        """"the FFN adds" over "layer 23: 116" ..., one entry per layer of a short leg, three
+        to a column, left of the plane under its tag (and the X length written under it at the
+        leg's end), clear of the bars' key: each written as its layer is drawn (the heading
+        with the first)."""
         lab = T.TYPE.label
         rows = {a["layer"]: inline(txt("layer", lab), Num(self.v.layers[a["layer"]].layer,
                                                            decimals=0, size=lab),
-                                   txt(": FFN adds", lab, T.FFN),
+                                   txt(":", lab),
                                    self.n(self.v.layers[a["layer"]].norm_mlp, T.FFN, lab))
                 for a in left}
-        col = VGroup(*rows.values()).arrange(DOWN, buff=0.09, aligned_edge=LEFT)
-        col.next_to(TAG_AT + DOWN * 0.8, DOWN, buff=0.0).align_to(TAG_AT + LEFT * 1.5, LEFT)
+        for r in rows.values():
+            r[-1].shift(RIGHT * 0.1)
+        grid = VGroup(*rows.values()).arrange_in_grid(rows=min(3, len(rows)), flow_order="dr",
+                                                        buff=(0.5, 0.1), col_alignments="l" * 2
+                                                        if len(rows) > 3 else None)
+        head = txt("the FFN adds", lab, T.FFN)
+        col = VGroup(head, grid).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        col.move_to(TAG_AT + DOWN * 1.55).align_to(TAG_AT + LEFT * 1.6, LEFT)
         self.keep_inside(col)
+        first = rows[left[0]["layer"]]
+        rows[left[0]["layer"]] = VGroup(head, first)       # the heading comes with the first
         return rows
 
     def layer_tag(self, l: int) -> VGroup:

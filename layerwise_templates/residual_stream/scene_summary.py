@@ -335,8 +335,15 @@ class SummaryBeats:
         self.play(FadeInPlace(mid), FadeInPlace(rhs), run_time=self.quick(0.12, 1.2))
         self.shown["mid"], self.shown["rhs"] = mid, rhs
         # "within 0.0001 in every entry"
+        # "Each sum keeps about 7 significant digits": written as that sentence starts
+        digits = self.cue_with("digits")
+        if digits is not None:
+            self.hold_until_cue(digits)
+            self.put("keeps", bound[0][0], run_time=0.5)
+            self.emphasize(bound[0][0][1], run_time=0.8)
         self.hold_until_moment(M.WITHIN)
-        self.put("bound", bound[:2], run_time=0.5)
+        self.put("bound", VGroup(*([] if digits is not None else [bound[0][0]]), bound[0][1],
+                                 bound[1]), run_time=0.5)
         self.emphasize(bound[1], run_time=0.9)
         self.hold_until_moment(M.EVERY_ENTRY)
         self.put("measured", bound[2:], run_time=0.5)
