@@ -162,7 +162,7 @@ def build(c: Context) -> Draft:
                 "The view widens to keep X's whole arrow, from the origin, in sight."
                 if k == 0 else f"{span}, two additions each.")
         show, moments, medians = "journey", {"dips": 0, "reach": 0, "close": 0,
-                                             "medians": 0, "among": 0}, ""
+                                             "medians": 0, "among": 0, "ffn_read": 0}, ""
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
         big_n, big_kind, big_l = max(steps)

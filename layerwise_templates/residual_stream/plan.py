@@ -588,7 +588,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         later = c["copy"][1:] or c["copy"]
         lo, hi = int(np.argmin(later)) + (1 if L > 1 else 0), int(np.argmax(later)) + (1 if L > 1 else 0)
         copies = {"norm": [_num(v, f"copies.norm[{l}]", 2) for l, v in enumerate(c["copy"])],
-                  "ffn_norm": [_num(v, f"copies.ffn_norm[{l}]", 2)
+                  "ffn_norm": [_num(v, f"copies.ffn_norm[{l}]")
                                for l, v in enumerate(c["ffn_copy"])],
                   "min": _num(c["copy"][lo], "copies.min", 1), "min_layer": lo,
                   "max": _num(c["copy"][hi], "copies.max", 1), "max_layer": hi,

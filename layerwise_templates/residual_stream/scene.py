@@ -248,6 +248,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       txt("its own normalised copy", T.TYPE.label, T.LN),
                       txt(", of length", T.TYPE.label),
                       self.n(self.v.copies.ffn_norm[l], T.LN, T.TYPE.label))
+        note[2:].shift(LEFT * 0.08)             # the comma against "copy"
         note[-1].shift(RIGHT * 0.1)
         return note
 
@@ -653,15 +654,22 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.emphasize(a_ar, f_ar, run_time=self.to_moment(M.Z_NEXT, 1.0, 0.6))
         self.hold_until_moment(M.Z_NEXT)
         y_lab = inline(math(f"|{X_l(n)}| =", ML, T.X), self.n(v.norm_out, T.X, T.TYPE.label))
-        y_lab.next_to(at[0] + (at[3] - at[0]) * 0.45, DOWN if below else UP, buff=0.35)
-        # clear of its own slanted arrow (round 36: its box crossed the rising X^(16))
+        # beside its own slanted arrow, clear of it (round 36: its box crossed the rising
+        # X^(16)) and of the notes and step labels: the first such place along the arrow, on
+        # its outer side, else on its inner side
         slope = (at[3][1] - at[0][1]) / max(at[3][0] - at[0][0], 1e-9)
-        for x_edge in (y_lab.get_left()[0], y_lab.get_right()[0]):
-            y_line = at[0][1] + slope * (x_edge - at[0][0])
-            if below and y_lab.get_top()[1] > y_line - 0.15:
-                y_lab.shift(DOWN * (y_lab.get_top()[1] - y_line + 0.15))
-            elif not below and y_lab.get_bottom()[1] < y_line + 0.15:
-                y_lab.shift(UP * (y_line + 0.15 - y_lab.get_bottom()[1]))
+        others = [tag, note, a_lab, f_lab, x_lab]
+        for under, frac in [(u, f) for u in (below, not below)
+                            for f in (0.45, 0.35, 0.55, 0.65, 0.25)]:
+            y_lab.next_to(at[0] + (at[3] - at[0]) * frac, DOWN if under else UP, buff=0.35)
+            for x_edge in (y_lab.get_left()[0], y_lab.get_right()[0]):
+                y_line = at[0][1] + slope * (x_edge - at[0][0])
+                if under and y_lab.get_top()[1] > y_line - 0.15:
+                    y_lab.shift(DOWN * (y_lab.get_top()[1] - y_line + 0.15))
+                elif not under and y_lab.get_bottom()[1] < y_line + 0.15:
+                    y_lab.shift(UP * (y_line + 0.15 - y_lab.get_bottom()[1]))
+            if not any(_overlap(y_lab, m) for m in others):
+                break
         self.keep_inside(y_lab)
         self.put("zy", y_ar, anim=GrowArrow(y_ar), run_time=1.0)
         self.put("zyl", y_lab, anim=appear(y_lab), run_time=0.5)
@@ -1292,6 +1300,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                    + LEFT * max(0, note.get_right()[0] - fr.get_right()[0] + 0.1)
                    + UP * max(0, fr.get_bottom()[1] + 0.1 - note.get_bottom()[1]))
         return note
+
+
+def _overlap(a, b, pad: float = 0.08) -> bool:
+    """Whether the boxes of `a` and `b` (grown by `pad`) overlap."""
+    return (a.get_left()[0] - pad < b.get_right()[0] and b.get_left()[0] < a.get_right()[0] + pad
+            and a.get_bottom()[1] - pad < b.get_top()[1] and b.get_bottom()[1] < a.get_top()[1] + pad)
 
 
 def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:
