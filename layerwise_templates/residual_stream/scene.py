@@ -699,7 +699,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         (plane.close_views) as it is said; the last leg zooms back out to the whole path.
         The walk keeps one pace; the bar axis is set once with the camera's move and kept.
         A leg that names where X shrinks (`dips`) marks each such layer under its bars as it
-        is drawn (those drawn before the words, when they are said)."""
+        is drawn (those drawn before the words, when they are said). A short leg whose FFN
+        lengths are read (`ffn_read`, "Watch the orange bars: layer 23 adds 116; ...") starts
+        its walk there, each layer's FFN length written as it is drawn."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         d = self.data
         first = 0 if start is None else start + 1

@@ -227,8 +227,10 @@ class SummaryBeats:
         return out
 
     def beat_identity(self, beat) -> None:
-        """X^(L) = X^(0) + every update: the sum and X^(L) as equal columns, within the float32
-        bound, the sum landing on X's tip on the plane (post-LN: how far each LayerNorm moves X)."""
+        """X^(L) = X^(0) + every update: every update's bar flies into the sum's column, whose
+        entries run from X^(0)'s through X after each update while its count steps to 60; then
+        X^(L)'s equal column, and the float32 bound with where it comes from (post-LN: how far
+        each LayerNorm moves X)."""
         self.ensure_tokens()
         self.hide_plane()          # the columns say it; the plane left with the journey
         self.clear_stage()
