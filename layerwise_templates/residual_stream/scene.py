@@ -664,10 +664,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             y_lab.next_to(at[0] + (at[3] - at[0]) * frac, DOWN if under else UP, buff=0.35)
             for x_edge in (y_lab.get_left()[0], y_lab.get_right()[0]):
                 y_line = at[0][1] + slope * (x_edge - at[0][0])
-                if under and y_lab.get_top()[1] > y_line - 0.15:
-                    y_lab.shift(DOWN * (y_lab.get_top()[1] - y_line + 0.15))
-                elif not under and y_lab.get_bottom()[1] < y_line + 0.15:
-                    y_lab.shift(UP * (y_line + 0.15 - y_lab.get_bottom()[1]))
+                if under and y_lab.get_top()[1] > y_line - 0.22:
+                    y_lab.shift(DOWN * (y_lab.get_top()[1] - y_line + 0.22))
+                elif not under and y_lab.get_bottom()[1] < y_line + 0.22:
+                    y_lab.shift(UP * (y_line + 0.22 - y_lab.get_bottom()[1]))
             if not any(_overlap(y_lab, m) for m in others):
                 break
         self.keep_inside(y_lab)
