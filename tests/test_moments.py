@@ -117,6 +117,9 @@ TYPED_STREAM = {
     ("zoom", "z_reads"): (1, "It reads"), ("zoom_mid", "z_reads"): (1, "It reads"),
     ("journey_late", "among"): (0, ""),
     ("journey0", "among"): (0, ""), ("journey1", "among"): (0, ""),
+    # round 36: the late leg's walk starts as its FFN lengths start being read
+    ("journey_late", "ffn_read"): (1, "layer 23 adds"),
+    ("journey0", "ffn_read"): (0, ""), ("journey1", "ffn_read"): (0, ""),
     ("zoom", "z_attn"): (2, "Attention adds"), ("zoom", "z_ffn"): (2, "feed-forward network adds"),
     ("zoom", "z_angle"): (2, "each at its true angle"), ("zoom", "z_next"): (3, "Both steps"),
     ("zoom_mid", "z_attn"): (2, "attention adds"),
@@ -131,7 +134,7 @@ TYPED_STREAM = {
     # the draft's legs (`layerwise draft`): the largest and then the medians on the last
     ("journey2", "largest"): (1, "The largest"), ("journey2", "x_ends"): (2, "Over these"),
     ("journey2", "medians"): (3, "the median"),
-    ("identity", "updates"): (1, "plus the"), ("identity", "is_x"): (1, "is X"),
+    ("identity", "updates"): (1, "add the"), ("identity", "is_x"): (1, "the sum is"),
     ("identity", "within"): (2, "at most"), ("identity", "every_entry"): (2, "measured"),
 }
 
@@ -351,7 +354,7 @@ STREAM_FAULTS = {
                        "beats[2].moments.alone: 'takes' is not said in this beat's narration"),
     # "updates#2" is said as written ("the {data.check.n_updates} updates": the placeholder's
     # name says it first) but not once the number is filled in
-    "words gone once filled": (('updates: "plus the"', 'updates: "updates#2"'),
+    "words gone once filled": (('updates: "add the"', 'updates: "updates#2"'),
                                ('updates: "updates#2"', ""),
                                "beats[13].moments.updates: 'updates#2' no longer fits the "
                                "narration"),

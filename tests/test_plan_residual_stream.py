@@ -365,6 +365,30 @@ def test_copies_are_the_rmsnorm_inputs_and_stay_small(built):
     assert c["x_last_in"]["value"] == pytest.approx(d["layers"][29]["norm_x"]["value"], rel=1e-9)
     # what the narration says: one decimal for the range (a 2-decimal 9.255 sits on a boundary)
     assert (c["min"]["decimals"], c["max"]["decimals"]) == (1, 1)
+    # what the FFN reads (round 36: its copy's length is said): ln2's output
+    ffn = [float(np.linalg.norm(np.asarray(t[f"blocks.{l}.ln2.hook_normalized"][p], np.float64)))
+           for l in range(30)]
+    assert [n["value"] for n in c["ffn_norm"]] == pytest.approx(ffn, rel=1e-9)
+
+
+def test_zoom_steps_true_and_not_folded_back(built):
+    """The zoom's flat picture: every length true, each step at its true angle to the X it is
+    added to, and the FFN's step not drawn back over attention's (round 35: it ran back over
+    it at layer 15); float32 keeps 7 significant digits (the identity's "about 7 digits")."""
+    _, plan, t = built
+    d = plan["data"]
+    z = d["zoom"]
+    o, x, m, y = (np.array(q) for q in z["pts"])
+    da, df = m - x, y - m
+    cos = lambda a, b: float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))  # noqa: E731
+    assert np.linalg.norm(x) == pytest.approx(z["norm_x"]["value"])
+    assert np.linalg.norm(da) == pytest.approx(z["norm_attn"]["value"])
+    assert np.linalg.norm(df) == pytest.approx(z["norm_mlp"]["value"])
+    assert np.linalg.norm(y) == pytest.approx(z["norm_out"]["value"], rel=1e-6)
+    assert cos(x, da) == pytest.approx(z["cos_attn"]["value"])
+    assert cos(m, df) == pytest.approx(z["cos_mlp"]["value"])
+    assert cos(da, df) > rs.FOLD_COS
+    assert d["identity"]["digits"] == 7
 
 
 @pytest.mark.parametrize("b", [0.005 * (1 - 3e-6), 0.005 * (1 + 3e-6), 0.002 * (1 - 3e-6),

@@ -162,7 +162,7 @@ def build(c: Context) -> Draft:
                 "The view widens to keep X's whole arrow, from the origin, in sight."
                 if k == 0 else f"{span}, two additions each.")
         show, moments, medians = "journey", {"dips": 0, "reach": 0, "close": 0,
-                                             "medians": 0, "among": 0}, ""
+                                             "medians": 0, "among": 0, "ffn_read": 0}, ""
         steps = [(float(sizes_["norm_attn"][l]), "attention", l) for l in range(L)] + \
             [(float(sizes_["norm_mlp"][l]), "feed-forward", l) for l in range(L)]
         big_n, big_kind, big_l = max(steps)
@@ -269,15 +269,17 @@ def build(c: Context) -> Draft:
         beats.append(Beat(
             "identity", ["identity"],
             "X⁽" + _superscript(L) + "⁾ = X⁽⁰⁾ + {data.check.n_updates} updates",
-            "Inside the layers, nothing else changes X. The embedding plus the "
-            "{data.check.n_updates} updates is X of {model.n_layers}, up to float rounding. "
-            "Rounding could add at most {data.identity.bound.bound} to an entry; the error "
-            "measured in every entry is below {data.identity.measured.bound}.",
+            "Inside the layers, nothing else changes X. Start from the embedding and add the "
+            "{data.check.n_updates} updates, one at a time: the sum is X of {model.n_layers}, "
+            "up to rounding. Each sum keeps about {data.identity.digits} significant digits, "
+            "so rounding could move an entry by at most {data.identity.bound.bound}; the error "
+            "measured is below {data.identity.measured.bound}.",
             expect=[f"model.n_layers == {L}", "data.stages[0].index == 0",
                     f"data.check.max_error_total < {bound:g}",
-                    f"data.check.max_error_total < {measured:g}"],
-            # "plus the": "plus the {data.check.n_updates} updates"
-            moments={"updates": "plus the", "is_x": "is X", "within": "at most",
+                    f"data.check.max_error_total < {measured:g}",
+                    "data.identity.digits == 7"],
+            # "add the": "add the {data.check.n_updates} updates" (the running sum)
+            moments={"updates": "add the", "is_x": "the sum is", "within": "at most",
                      "every_entry": "measured"}))
     notes = [f"followed token {t.tokens[pos[0]]!r} (position {pos[0]}"
              + (f", the last of the word's {len(c.pos)} tokens" if len(c.pos) > 1 else "")

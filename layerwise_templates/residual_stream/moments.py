@@ -16,6 +16,7 @@ DIPS, REACH, CLOSE = "dips", "reach", "close"
 TURNS, APART, MOST = "turns", "apart", "most"
 Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT = "z_attn", "z_ffn", "z_angle", "z_next"
 Z_X, AMONG, Z_READS = "z_x", "among", "z_reads"
+FFN_READ = "ffn_read"     # a short leg's FFN lengths start being read: its walk starts
 
 BY_SHOW = {
     "tokens": (SPACE_MARK,),
@@ -24,7 +25,7 @@ BY_SHOW = {
     "attn_out": (DIVIDES, SHRINKS),
     "mlp_out": (UPDATE, LENGTHS, ZOOM, EVERY),
     "zoom": (Z_X, Z_READS, Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT),
-    "journey": (DIPS, REACH, CLOSE, MEDIANS, AMONG),
+    "journey": (DIPS, REACH, CLOSE, MEDIANS, AMONG, FFN_READ),
     "journey_bars": (REACH, MEDIANS),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),

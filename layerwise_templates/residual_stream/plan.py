@@ -185,6 +185,9 @@ def close_views(xy: np.ndarray, per: int) -> list[dict]:
     return views
 
 
+FOLD_COS = -0.9     # the zoom's two steps drawn closer to opposite than this overlap
+
+
 def zoom_layer(vectors: np.ndarray, lay: dict, per: int) -> dict:
     """One middle layer drawn to scale (the `zoom` beat): X^(l), its attention step and its
     FFN step as two true triangles unfolded into one flat picture. X^(l) lies along the first
@@ -208,11 +211,15 @@ def zoom_layer(vectors: np.ndarray, lay: dict, per: int) -> dict:
     e2 = np.array([-e1[1], e1[0]])                 # 2D: orthogonal to X^(l) + Delta_attn
     sf = math.sqrt(max(0.0, 1 - cf * cf))
     # of the two sides the FFN's triangle can be unfolded to, the one whose X^(l+1) makes
-    # the angle with X^(l) closest to the true one (the tilt lost, the turn kept as near as
-    # a flat picture allows)
-    true = cos(x, out)
+    # the angle with X^(l) closest to the true one, in degrees (the tilt lost, the turn kept
+    # as near as a flat picture allows); a side whose FFN step folds back over attention's
+    # (drawn within FOLD_COS of opposite: round 35, layer 15's orange arrow ran back over the
+    # pink one) only when both do
+    true = math.degrees(math.acos(max(-1.0, min(1.0, cos(x, out)))))
     cands = [p1 + nf * (cf * e1 + side * sf * e2) for side in (1.0, -1.0)]
-    p2 = min(cands, key=lambda q: abs(q[0] / np.linalg.norm(q) - true))
+    da2 = p1 - np.array([nx, 0.0])
+    apart = [q for q in cands if cos(da2, q - p1) > FOLD_COS] or cands
+    p2 = min(apart, key=lambda q: abs(math.degrees(math.atan2(abs(q[1]), q[0])) - true))
     l = lay["layer"]
     return {"layer": l, "next_layer": l + 1,
             "norm_x": _num(nx, "zoom.norm_x"), "norm_attn": _num(na, "zoom.norm_attn"),
@@ -581,6 +588,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         later = c["copy"][1:] or c["copy"]
         lo, hi = int(np.argmin(later)) + (1 if L > 1 else 0), int(np.argmax(later)) + (1 if L > 1 else 0)
         copies = {"norm": [_num(v, f"copies.norm[{l}]", 2) for l, v in enumerate(c["copy"])],
+                  "ffn_norm": [_num(v, f"copies.ffn_norm[{l}]")
+                               for l, v in enumerate(c["ffn_copy"])],
                   "min": _num(c["copy"][lo], "copies.min", 1), "min_layer": lo,
                   "max": _num(c["copy"][hi], "copies.max", 1), "max_layer": hi,
                   "from_layer": 1 if L > 1 else 0,
@@ -600,6 +609,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         identity = {"sum_head": _head(np.array(check["sum_head"]), {dec}, "identity.sum_head"),
                     "x_head": _head(vectors[-1], {dec}, "identity.x_head"), "decimals": dec,
                     "n_updates": 2 * L, "bound": check["bound_total"],
+                    # "each sum keeps about 7 significant digits": float32's 24-bit mantissa
+                    "digits": int(-math.log10(U32)),
                     "measured": measured_bound(check["max_error_total"],
                                                check["bound_total"]["bound"]),
                     "captured_total_pct": _num(100 * captured_total,

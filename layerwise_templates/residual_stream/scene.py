@@ -24,6 +24,8 @@ vector columns, the plane, the bars). `scene_summary`: the beats `sizes` and
 
 from __future__ import annotations
 
+import numpy as np
+
 from manim import (DOWN, LEFT, RIGHT, UP, DashedLine, FadeIn, GrowFromEdge, Indicate, LaggedStart, Restore, Write,
                    Line, ManimColor, Rectangle, ReplacementTransform, RoundedRectangle, Transform,
                    UpdateFromAlphaFunc, VGroup, config, interpolate_color, smooth,
@@ -35,8 +37,9 @@ from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, glyph_span, inline, math, txt
 from . import moments as M
 from .moments import DIVIDES, SHRINKS
+from .plan import FOLD_COS
 from .scene_intro import IntroBeats, _arrow, _box
-from .scene_parts import BAR_W, DIP, ML, S, BarsTo, StreamPanels, appear
+from .scene_parts import BAR_W, DIP, ML, S, BarsTo, StreamPanels, X_l, appear
 from .scene_summary import SummaryBeats
 from .view import Data
 
@@ -187,7 +190,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         lay = self.data["layers"][l]
         self.ensure_tokens()
         self.clear_stage()
-        col = self.stage_col(lay["stage_in"], lay["entry_decimals"], T.X_l(l))
+        col = self.stage_col(lay["stage_in"], lay["entry_decimals"], X_l(l))
         self.at_home(col)
         col[2].set_opacity(0)         # "|.| = 2.18" waits for "|X| = its length" (below)
         self.put("a", col, anim=appear(col), run_time=self.to_moment(M.NUMBERS, 0.8))
@@ -200,7 +203,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.emphasize(col[1], run_time=self.to_moment(M.LENGTH, 0.8))
         # "Bars around a vector mean its length ... only 2.18 long"
         self.hold_until_moment(M.LENGTH)
-        bars = inline(math("|" + T.X_l(l) + "|", ML, T.X),
+        bars = inline(math("|" + X_l(l) + "|", ML, T.X),
                       txt("= its length", T.TYPE.label))
         # (round 31: the box round "|.| = 2.18" touched |X^(0)|) clear of the column's length
         bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT).shift(RIGHT * 0.2)
@@ -212,7 +215,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.emphasize(bars[0], run_time=max(0.4, t / 2))
         # "Here X of zero is the token alone; its position enters later, inside attention."
         self.hold_until_moment(M.ALONE)
-        alone = VGroup(inline(math(T.X_l(l), ML, T.X),
+        alone = VGroup(inline(math(X_l(l), ML, T.X),
                               txt("= the token alone", T.TYPE.label)),
                        txt("position enters inside attention", T.TYPE.label, T.MUTED)
                        ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
@@ -229,19 +232,25 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         return bool(self.beat.get("cues")) and bool(m) and float(m.get("at", 0)) > 0
 
     def copy_note(self, which: str, l: int):
-        """What the sublayer reads: a normalised copy (its length, for attention)."""
+        """What the sublayer reads: a normalised copy, with its length."""
         c = self.data.get("copies")
         if c is None:
             return None
         if which == "attn":
             note = inline(txt("attention reads", T.TYPE.label),
-                          math(f"\"RMSNorm\"({T.X_l(l)})", ML, T.LN),
+                          math(f"\"RMSNorm\"({X_l(l)})", ML, T.LN),
                           txt(", a copy of length", T.TYPE.label),
                           self.n(self.v.copies.norm[l], T.LN, T.TYPE.label))
             note[-1].shift(RIGHT * 0.1)          # a space between "length" and its number
             return note
-        return inline(txt("the FFN reads", T.TYPE.label),
-                      txt("its own normalised copy", T.TYPE.label, T.LN))
+        # (round 35: attention's copy had its length, the FFN's none)
+        note = inline(txt("the FFN reads", T.TYPE.label),
+                      txt("its own normalised copy", T.TYPE.label, T.LN),
+                      txt(", of length", T.TYPE.label),
+                      self.n(self.v.copies.ffn_norm[l], T.LN, T.TYPE.label))
+        note[2:].shift(LEFT * 0.08)             # the comma against "copy"
+        note[-1].shift(RIGHT * 0.1)
+        return note
 
     def add_step(self, which: str) -> None:
         l = self.layer
@@ -251,7 +260,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         dec = lay["entry_decimals"]
         before = s["from"]
         if "a" not in self.shown or getattr(self.shown["a"], "stage", None) != before:
-            label = T.X_l(l) if before == lay["stage_in"] else self.mid_head(l)
+            label = X_l(l) if before == lay["stage_in"] else self.mid_head(l)
             a = self.at_home(self.stage_col(before, dec, label))
             a.stage = before
             self.drop("b", "c", "plus", "eq")
@@ -309,14 +318,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.play(FadeOutPlace(op[0]), run_time=0.3)
         else:
             self.put("b", b, run_time=run["b"] * k)
-        out_label = T.X_l(l + 1) if s["to"] == lay["stage_out"] else self.mid_head(l)
+        out_label = X_l(l + 1) if s["to"] == lay["stage_out"] else self.mid_head(l)
         c = self.beside(self.stage_col(s["to"], dec, out_label), b)
         c.stage = s["to"]
         ratio = self.data["summary"].get("ffn0_over_x0")
         if which == "ffn" and l == 0 and ratio is not None:
             # "61.4 long: 28 times the embedding": said beside the update's length
             times = inline(txt("=", S, T.FFN), self.n(self.v.summary.ffn0_over_x0, T.FFN),
-                           math(f"\u00d7 |{T.X_l(0)}|", ML, T.FFN))
+                           math(f"\u00d7 |{X_l(0)}|", ML, T.FFN))
             times.next_to(b[2], RIGHT, buff=0.15)       # clear of the bars' key below
             b.add(times)
             self.beside(c, b)                           # the sum moves over to make room
@@ -491,7 +500,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         moments = self.beat.get("moments") or {}
         note[-1].set_opacity(0)                     # the copy's length waits for the shrink
         defn = VGroup(
-            math(f"\"RMSNorm\"({T.X_l(l)}) = {T.X_l(l)} / \"rms\"({T.X_l(l)}) dot g",
+            math(f"\"RMSNorm\"({X_l(l)}) = {X_l(l)} / \"rms\"({X_l(l)}) dot g",
                  ML, T.TEXT).scale(1.2),
             txt("rms: root mean square;  g: a learned gain", T.TYPE.label, T.TEXT),
         ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
@@ -577,15 +586,19 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         x_ar = arrow(at[0], at[1], T.X, 6)
         # (round 28: the FFN's step, back along nearly the same line, hid attention's) the
         # first step wide, the second thin over it: both seen where they run together
-        a_ar = arrow(at[1], at[2], T.ATTN, 8)
-        f_ar = arrow(at[2], at[3], T.FFN, 3)
+        # (round 36: the plan unfolds the FFN's step to the side where it does not fold back;
+        # only when both sides fold, the thin-over-wide pair)
+        da, df = at[2] - at[1], at[3] - at[2]
+        folds = float(da @ df) < FOLD_COS * float(np.linalg.norm(da) * np.linalg.norm(df))
+        a_ar = arrow(at[1], at[2], T.ATTN, 8 if folds else 6)
+        f_ar = arrow(at[2], at[3], T.FFN, 3 if folds else 6)
         y_ar = arrow(at[0], at[3], T.X, 4)
         tag = inline(txt("layer", T.TYPE.label), Num(v.layer, decimals=0, size=T.TYPE.label),
-                     txt("reads", T.TYPE.label), math(f"|{T.X_l(l)}| =", ML, T.X),
+                     txt("reads", T.TYPE.label), math(f"|{X_l(l)}| =", ML, T.X),
                      self.n(v.norm_x, T.X, T.TYPE.label))
         tag.move_to(UP * 1.75).align_to(LEFT * 6.4, LEFT)
         below = at[3][1] < at[1][1]          # X^(l+1) ends below X^(l): labels swap sides
-        x_lab = math(T.X_l(l), ML, T.X).next_to(x_ar, UP if below else DOWN, buff=0.15)
+        x_lab = math(X_l(l), ML, T.X).next_to(x_ar, UP if below else DOWN, buff=0.15)
         note = VGroup(txt("to scale: every length true;", T.TYPE.label, T.MUTED),
                       txt("each step at its true angle", T.TYPE.label, T.MUTED),
                       txt("to the X it is added to", T.TYPE.label, T.MUTED)
@@ -640,8 +653,23 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put("znote", note, anim=appear(note), run_time=0.6)
         self.emphasize(a_ar, f_ar, run_time=self.to_moment(M.Z_NEXT, 1.0, 0.6))
         self.hold_until_moment(M.Z_NEXT)
-        y_lab = inline(math(f"|{T.X_l(n)}| =", ML, T.X), self.n(v.norm_out, T.X, T.TYPE.label))
-        y_lab.next_to(at[0] + (at[3] - at[0]) * 0.45, DOWN if below else UP, buff=0.35)
+        y_lab = inline(math(f"|{X_l(n)}| =", ML, T.X), self.n(v.norm_out, T.X, T.TYPE.label))
+        # beside its own slanted arrow, clear of it (round 36: its box crossed the rising
+        # X^(16)) and of the notes and step labels: the first such place along the arrow, on
+        # its outer side, else on its inner side
+        slope = (at[3][1] - at[0][1]) / max(at[3][0] - at[0][0], 1e-9)
+        others = [tag, note, a_lab, f_lab, x_lab]
+        for under, frac in [(u, f) for u in (below, not below)
+                            for f in (0.45, 0.35, 0.55, 0.65, 0.25)]:
+            y_lab.next_to(at[0] + (at[3] - at[0]) * frac, DOWN if under else UP, buff=0.35)
+            for x_edge in (y_lab.get_left()[0], y_lab.get_right()[0]):
+                y_line = at[0][1] + slope * (x_edge - at[0][0])
+                if under and y_lab.get_top()[1] > y_line - 0.22:
+                    y_lab.shift(DOWN * (y_lab.get_top()[1] - y_line + 0.22))
+                elif not under and y_lab.get_bottom()[1] < y_line + 0.22:
+                    y_lab.shift(UP * (y_line + 0.22 - y_lab.get_bottom()[1]))
+            if not any(_overlap(y_lab, m) for m in others):
+                break
         self.keep_inside(y_lab)
         self.put("zy", y_ar, anim=GrowArrow(y_ar), run_time=1.0)
         self.put("zyl", y_lab, anim=appear(y_lab), run_time=0.5)
@@ -671,7 +699,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         (plane.close_views) as it is said; the last leg zooms back out to the whole path.
         The walk keeps one pace; the bar axis is set once with the camera's move and kept.
         A leg that names where X shrinks (`dips`) marks each such layer under its bars as it
-        is drawn (those drawn before the words, when they are said)."""
+        is drawn (those drawn before the words, when they are said). A short leg whose FFN
+        lengths are read (`ffn_read`, "Watch the orange bars: layer 23 adds 116; ...") starts
+        its walk there, each layer's FFN length written as it is drawn."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         d = self.data
         first = 0 if start is None else start + 1
@@ -774,8 +804,19 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # FFN bars are lit while the growth is said, X's new length at the next sentence
         then_x = ffn_cue + 1 if rising and ffn_cue + 1 < len(self.beat.get("cues") or []) \
             else None
-        if then_x is not None:
+        watch = self.cue_with("orange bars") if rising else None
+        if watch is not None and watch < ffn_cue:
+            # "Watch the orange bars: layer 23 adds 116; layer 24, 122; ...": the eye led
+            # before the walk, each layer drawn as its FFN length is read, then "... grows at
+            # each layer" over the finished leg (round 35: 1.3 s a layer, the words after it)
+            if self.named(M.FFN_READ):
+                self.hold_until_moment(M.FFN_READ)
+            else:
+                self.hold_until_cue(watch)
+            sweep_end = min(end - LAST_HOLD, self.cue_at(ffn_cue) - 0.3)
+        elif then_x is not None:
             sweep_end = min(sweep_end, self.cue_at(then_x) - 1.8)
+        rows = self.ffn_rows(left) if watch is not None else {}
         if voiced and att_cue is not None and not ending:
             # "One step stands out: in layer 24, attention adds a step longer than ...": said
             # after the walk, over the finished leg (round 27: said while layers 25-26 were
@@ -815,6 +856,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                 for d_ in due:
                     extra = [*extra, *self.dip_mark(d_, a0)]
                     marked.add(d_)
+            if l in rows:                        # its FFN length written as it is read
+                extra = [*extra, appear(rows[l])]
+                self.shown[f"ffn_row{l}"] = rows[l]
             self.advance_together(lay["stage_out"], unit, extra)
         late = [d_ for d_ in dips if d_ not in marked]
         if late:
@@ -826,8 +870,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if rising:
             # "the feed-forward update grows at every layer" (round 28: taken on trust, the
             # layers 1.2 s each): once the leg is drawn, its FFN bars lit one after another,
-            # left to right, each taller than the one before
+            # left to right, each taller than the one before (with their written lengths)
+            if watch is not None:
+                self.hold_until_cue(ffn_cue)
             self.play(*self.light_ffn(left, stagger=True), run_time=1.6)
+            if rows:
+                self.emphasize(VGroup(*rows.values()), run_time=1.0)
         if has:
             self.largest_and_last(left[-1]["layer"] + 1)
             if self.named(M.MEDIANS):
@@ -838,6 +886,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         l = lay["layer"]
         if then_x is not None:
             self.hold_until_cue(then_x)
+        # the FFN lengths have made their point: X's new length takes their place
+        self.drop(*[k for k in self.shown if k.startswith("ffn_row")], run_time=0.3)
         after = self.x_after(l + 1)
         if voiced and att_cue is not None:
             pick = d["layers"][att_pick]
@@ -872,6 +922,30 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if voiced and end - self.time > 0.6:
             self.emphasize(self.shown["tag"], after, *lit_bars,
                            run_time=min(2.0, end - self.time))
+
+    def ffn_rows(self, left) -> dict:
+        """"the FFN adds" over "layer 23: 116" ..., one entry per layer of a short leg, three
+        to a column, left of the plane under its tag (and the X length written under it at the
+        leg's end), clear of the bars' key: each written as its layer is drawn (the heading
+        with the first)."""
+        lab = T.TYPE.label
+        rows = {a["layer"]: inline(txt("layer", lab), Num(self.v.layers[a["layer"]].layer,
+                                                           decimals=0, size=lab),
+                                   txt(":", lab),
+                                   self.n(self.v.layers[a["layer"]].norm_mlp, T.FFN, lab))
+                for a in left}
+        for r in rows.values():
+            r[-1].shift(RIGHT * 0.1)
+        grid = VGroup(*rows.values()).arrange_in_grid(rows=min(3, len(rows)), flow_order="dr",
+                                                        buff=(0.5, 0.1), col_alignments="l" * 2
+                                                        if len(rows) > 3 else None)
+        head = txt("the FFN adds", lab, T.FFN)
+        col = VGroup(head, grid).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        col.move_to(TAG_AT + DOWN * 1.55).align_to(TAG_AT + LEFT * 1.6, LEFT)
+        self.keep_inside(col)
+        first = rows[left[0]["layer"]]
+        rows[left[0]["layer"]] = VGroup(head, first)       # the heading comes with the first
+        return rows
 
     def layer_tag(self, l: int) -> VGroup:
         """"layer l reads |X^(l)| = ...", left of the plane; a counter: the left edge of the
@@ -922,7 +996,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.among(left)
         if self.named(M.REACH):
             self.hold_until_moment(M.REACH)
-        after = inline(math(f"|{T.X_l(b + 1)}| =", ML, T.X),
+        after = inline(math(f"|{X_l(b + 1)}| =", ML, T.X),
                        self.n(self.v.x_norms[b + 1], T.X, T.TYPE.label))
         after.next_to(tag, DOWN, buff=0.25)
         if not bars_only:
@@ -1055,8 +1129,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_moment(M.MEDIANS)
         self.drop(*drop, run_time=0.3)
         fades = self.plane_fades() + self.chart_fades()
+        # the bars' caption ("Layers 2 to 22, on the bars") and the footer's layer leave with
+        # them (round 35: both stood over the layers 1-29 chart); the chart's heading says it
+        if self.caption is not None and self.caption in self.mobjects:
+            fades.append(FadeOutPlace(self.caption))
         if fades:
             self.play(*fades, run_time=0.5)
+        self.update_footer({})
         head, attn, ffn, a_line, f_line, axes = self.share_panel()
         self.play(FadeIn(head), FadeIn(axes), run_time=0.6)
         for r in [*attn, *ffn]:          # each bar grows up from the floor, at its own width
@@ -1080,9 +1159,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         x, raw = self.v.x_norms[n], self.data["x_norms"][n]
         cp = self.data.get("copies") or {}
         if raw["value"] >= 100 and raw["decimals"] > 0 and cp and n == cp.get("last_layer"):
-            return [math(f"|{T.X_l(n)}|", ML, T.X), txt("\u2248", T.TYPE.label, T.X),
+            return [math(f"|{X_l(n)}|", ML, T.X), txt("\u2248", T.TYPE.label, T.X),
                     self.n(self.v.copies.x_last_about, T.X, T.TYPE.label)]
-        return [math(f"|{T.X_l(n)}| =", ML, T.X), self.n(x, T.X, T.TYPE.label)]
+        return [math(f"|{X_l(n)}| =", ML, T.X), self.n(x, T.X, T.TYPE.label)]
 
     def x_after(self, n: int):
         """"|X^(n)| = ..." under the journey's tag: the length the last layer drawn left X at."""
@@ -1185,13 +1264,13 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             if dim:
                 self.play(beside.animate.set_opacity(1), run_time=0.3)
         self.hold_until_moment(M.X_ENDS)
-        end_tag = inline(math(f"|{T.X_l(n)}| =", ML, T.X),
+        end_tag = inline(math(f"|{X_l(n)}| =", ML, T.X),
                          self.n(v.x_norms[n], T.X, T.TYPE.label))
         if self.cue_with("times as long") is not None and s.get("growth_about"):
             # "... about 400 times as long as X of zero": under the length, said with it
             end_tag = VGroup(end_tag, inline(
                 txt("about", T.TYPE.label), self.n(v.summary.growth_about, T.TEXT, T.TYPE.label),
-                math(f"\u00d7 |{T.X_l(0)}|", ML, T.X))).arrange(DOWN, buff=0.15,
+                math(f"\u00d7 |{X_l(0)}|", ML, T.X))).arrange(DOWN, buff=0.15,
                                                                 aligned_edge=LEFT)
         tag = self.shown.get("tag")
         if tag is not None:
@@ -1223,6 +1302,12 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                    + LEFT * max(0, note.get_right()[0] - fr.get_right()[0] + 0.1)
                    + UP * max(0, fr.get_bottom()[1] + 0.1 - note.get_bottom()[1]))
         return note
+
+
+def _overlap(a, b, pad: float = 0.08) -> bool:
+    """Whether the boxes of `a` and `b` (grown by `pad`) overlap."""
+    return (a.get_left()[0] - pad < b.get_right()[0] and b.get_left()[0] < a.get_right()[0] + pad
+            and a.get_bottom()[1] - pad < b.get_top()[1] and b.get_bottom()[1] < a.get_top()[1] + pad)
 
 
 def glyphs(text, source: str, part: str, last: bool = False) -> VGroup:

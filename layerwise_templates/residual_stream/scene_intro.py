@@ -17,7 +17,7 @@ from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
 from scenes.motion.tip_to_tail import PlaneStep
-from .scene_parts import ML, S, appear
+from .scene_parts import ML, S, X_l, appear
 
 L_ = T.TYPE.label
 FORMULA_SCALE = 1.25       # the copies beat's bar labels, read at 480p
@@ -199,7 +199,9 @@ class IntroBeats:
         name = txt("residual stream", L_, T.X).next_to(right.line, DOWN, buff=0.15)
         self.keep_inside(name)
         self.put("stream_name", name, anim=appear(name), run_time=0.5)
-        self.emphasize(VGroup(right[1], right.line, name),
+        # a box round X's line and one round its name (round 35: one box round both was as
+        # wide as the name and cut through the RMSNorm labels)
+        self.emphasize(VGroup(right[1], right.line), name,
                        run_time=self.fill(self.cue_at(self.n_cues()), 1.0), buff=0.12)
 
     def run_dot(self, path, lit, run_time: float, extra=()) -> None:
@@ -231,13 +233,13 @@ class IntroBeats:
         # (short lines, left of the plane: each said line in two rows where it is long)
         lines = [
             VGroup(inline(Num(self.v.plane.n_points, decimals=0, size=L_), txt("states:", L_)),
-                   inline(math(T.X_l(0), ML, T.X), txt("and X after each addition", L_))
+                   inline(math(X_l(0), ML, T.X), txt("and X after each addition", L_))
                    ).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
             VGroup(inline(txt("the plane keeps", L_),
                           self.n(self.v.plane.energy_pct, T.TEXT, L_, suffix="%")),
                    txt("of their squared length", L_)
                    ).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
-            inline(math(T.X_l(0), ML, T.X), txt("itself:", L_),
+            inline(math(X_l(0), ML, T.X), txt("itself:", L_),
                    self.n(self.v.summary.norm_first, T.X, L_), txt("long", L_)),
             inline(txt("its shadow:", L_),
                    self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"),
@@ -272,8 +274,8 @@ class IntroBeats:
         tail = np.mean([d.get_center() for d in dots[-6:-1]], axis=0)
         away = dots[-1].get_center() - tail
         away = away / np.linalg.norm(away) if np.linalg.norm(away) > 1e-6 else UP
-        ends = VGroup(math(T.X_l(0), ML, T.X).next_to(dots[0], DOWN + LEFT, buff=0.05),
-                      math(T.X_l(self.L), ML, T.X).next_to(dots[-1], away, buff=0.12))
+        ends = VGroup(math(X_l(0), ML, T.X).next_to(dots[0], DOWN + LEFT, buff=0.05),
+                      math(X_l(self.L), ML, T.X).next_to(dots[-1], away, buff=0.12))
         self.keep_inside(ends)
         self.play(FadeIn(ends), run_time=0.4)
         # "PCA picks the two directions ...; the plane keeps 90 percent"
@@ -585,8 +587,8 @@ class IntroBeats:
         # before the layer ghosted
         a_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5).set_opacity(0.45)
         b_arr = Arrow(o, vec(0.0), buff=0, color=T.X, stroke_width=5)
-        a_lab = math(T.X_l("l"), ML, T.X).set_opacity(0.6).next_to(vec(0.0), DOWN, buff=0.15)
-        b_lab = math(T.X_l("l+1"), ML, T.X)
+        a_lab = math(X_l("l"), ML, T.X).set_opacity(0.6).next_to(vec(0.0), DOWN, buff=0.15)
+        b_lab = math(X_l("l+1"), ML, T.X)
         arc = Arc(radius=0.6, start_angle=0, angle=0.001, arc_center=o, color=T.TEXT)
 
         def turn(m, a):
@@ -683,7 +685,7 @@ class IntroBeats:
         zero_ptr = Line([gap_x, zero_lab.get_bottom()[1] - 0.06, 0],
                         [gap_x, bars[0].get_top()[1] + 0.08, 0], stroke_width=2,
                         color=T.MUTED)
-        head = inline(math(f"cos({T.X_l('l')}, {T.X_l('l+1')})", ML, COS_BAR),
+        head = inline(math(f"cos({X_l('l')}, {X_l('l+1')})", ML, COS_BAR),
                       txt("from layer", L_), Num(dv.from_layer, decimals=0, size=L_),
                       txt("on:", L_), self.n(dv.min_later, COS_BAR, L_), txt("to", L_),
                       self.n(dv.max_later, COS_BAR, L_))
@@ -705,9 +707,9 @@ class IntroBeats:
         # (the bars' own convention, cos(X^(l), X^(l+1))): named so (review 23 read the old
         # cos(X^(1), X^(l)) on the layer-l axis as off by one)
         # in words (review 26: at 480p "cos(X^(1), X^(l+1))" read as the bars' own label)
-        said = inline(txt("cosine with", L_, T.TEXT), math(T.X_l(f0), ML, T.TEXT),
+        said = inline(txt("cosine with", L_, T.TEXT), math(X_l(f0), ML, T.TEXT),
                       txt("ends at", L_, T.TEXT), self.n(dv.cos_1_last, T.TEXT, L_),
-                      txt("at", L_, T.TEXT), math(T.X_l(self.L), ML, T.TEXT),
+                      txt("at", L_, T.TEXT), math(X_l(self.L), ML, T.TEXT),
                       txt(": almost a right angle", L_, T.TEXT))
         swatch = Line(ORIGIN, RIGHT * 0.55, stroke_width=5, color=T.TEXT)
         apart = VGroup(swatch, said).arrange(RIGHT, buff=0.2)

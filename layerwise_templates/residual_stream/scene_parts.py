@@ -46,6 +46,12 @@ ML = 31                   # math labels with scripts: above the floor's 27 (scri
 DIP = 2.0                 # a sublayer that shortens X by more than this is a dip (the journey marks it; the voice says "by more than 2")
 
 
+def X_l(l) -> str:
+    """X^(l) with its layer index at full text size (Typst `display`): round 35, the scripts
+    of X^(23) were ~9 px at 480p; at full size they are the labels' digits' height."""
+    return f"X^(display(({l})))"
+
+
 CLIP_INSET = 0.06          # arrows on the plane are cut this far inside its frame
 
 
@@ -104,14 +110,14 @@ class StreamPanels:
         """A column's name: X^(l) as math; an update in words, "Δ attention" / "Δ FFN" (round
         35: Δ_attn^(0)'s scripts were ~8 px at 480p), its layer the caption's and footer's."""
         if kind == "x":
-            return T.X_l(l)
+            return X_l(l)
         return txt("\u0394 " + {"attn": "attention", "ffn": "FFN"}[kind], COL_SIZE,
                    KIND_COLOR[kind])
 
     def mid_head(self, l) -> VGroup:
         """The name of X after attention's addition, "X^(l) + Δ attention" (no scripts on
         Δ; one row, wider than its column: `beside` keeps the names apart)."""
-        return inline(math(T.X_l(l), ML, T.X), txt("+ \u0394 attention", COL_SIZE, T.X))
+        return inline(math(X_l(l), ML, T.X), txt("+ \u0394 attention", COL_SIZE, T.X))
 
     def column(self, head, decimals: int, color, label: str, norm) -> VGroup:
         """A vector as a column: its first entries (`head`, a plan list: Nums), ⋮, and its
@@ -144,14 +150,14 @@ class StreamPanels:
                    prefix=prefix, suffix=suffix)
 
     # --- one after another ---------------------------------------------------------------------
-    def one_by_one(self, make, ms, lag: float, run_time: float) -> None:
+    def one_by_one(self, make, ms, lag: float, run_time: float, extra=()) -> None:
         """`make(m, a, b)` (an animation of m over the share a..b of `run_time`) for each of
         `ms`, each starting `lag` of an animation's time after the one before (a LaggedStart
         would add its own group to the scene, taking the pieces out of the groups they are
         drawn in)."""
         n = len(ms)
         d = 1.0 / (1.0 + lag * (n - 1))
-        self.play(*[make(m, k * lag * d, k * lag * d + d) for k, m in enumerate(ms)],
+        self.play(*[make(m, k * lag * d, k * lag * d + d) for k, m in enumerate(ms)], *extra,
                   run_time=run_time)
 
     def flash(self, ms, scale: float, lag: float, run_time: float) -> None:

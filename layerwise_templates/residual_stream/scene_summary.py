@@ -10,13 +10,13 @@ import math as _m
 import numpy as np
 
 from manim import (DOWN, LEFT, RIGHT, UP, Circumscribe, Create, CurvedArrow, FadeIn, Line, Rectangle,
-                   VGroup)
+                   UpdateFromAlphaFunc, VGroup)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
-from .scene_parts import ML, S, appear
+from .scene_parts import COL_ENTRIES, COL_SIZE, ML, S, X_l, appear
 
 
 math_log10 = _m.log10
@@ -204,7 +204,7 @@ class SummaryBeats:
         head = VGroup(inline(math("|X|", ML, T.X),
                              txt("on one linear scale", lab, T.MUTED)),
                       inline(txt(o["token"] + ", " + focus_word + ":", lab, T.TEXT),
-                             math(f"\"at\" {T.X_l(j)}", ML, T.TEXT),
+                             math(f"\"at\" {X_l(j)}", ML, T.TEXT),
                              txt("; others: any layer", lab, T.TEXT))
                       ).arrange(DOWN, buff=0.12, aligned_edge=LEFT)
         head.next_to(VGroup(rows, base), UP, buff=0.3).align_to(rows, LEFT)
@@ -213,9 +213,24 @@ class SummaryBeats:
         g.head, g.big, g.focus, g.others = VGroup(head, base), rows[0], rows[1], rows[2]
         return g
 
+    def running_entries(self, k: int, nums, count) -> VGroup:
+        """X after k updates (the plan's stage k): its first entries where the sum's column
+        has them (`nums`), and the count k where the sum's name has it (`count`)."""
+        dec = int(self.data["identity"]["decimals"])
+        st = self.v.stages[k]
+        col = VGroup(*[Num(x, decimals=dec, size=COL_SIZE, color=T.TEXT)
+                       for x in list(st.head)[:COL_ENTRIES]])
+        col.arrange(DOWN, buff=0.1, aligned_edge=RIGHT).align_to(nums, UP).align_to(nums, RIGHT)
+        k_num = Num(k, f"data.stages[{k}].index", decimals=0, size=T.TYPE.label).move_to(count)
+        out = VGroup(col, k_num)
+        out.k = k
+        return out
+
     def beat_identity(self, beat) -> None:
-        """X^(L) = X^(0) + every update: the sum and X^(L) as equal columns, within the float32
-        bound, the sum landing on X's tip on the plane (post-LN: how far each LayerNorm moves X)."""
+        """X^(L) = X^(0) + every update: every update's bar flies into the sum's column, whose
+        entries run from X^(0)'s through X after each update while its count steps to 60; then
+        X^(L)'s equal column, and the float32 bound with where it comes from (post-LN: how far
+        each LayerNorm moves X)."""
         self.ensure_tokens()
         self.hide_plane()          # the columns say it; the plane left with the journey
         self.clear_stage()
@@ -239,7 +254,7 @@ class SummaryBeats:
         # in words (round 35: the sum's Delta_attn^(l) scripts were ~8 px at 480p): X^(L) =
         # X^(0) + L attention updates + L FFN updates, each count the plan's
         lab = T.TYPE.label
-        eq = inline(math(f"{T.X_l(L)} = {T.X_l(0)} +", ML, T.TEXT).scale(1.2),
+        eq = inline(math(f"{X_l(L)} = {X_l(0)} +", ML, T.TEXT).scale(1.2),
                     Num(v.model.n_layers, decimals=0, size=lab, color=T.ATTN),
                     txt("attention updates", lab, T.ATTN), txt("+", lab),
                     Num(v.model.n_layers, decimals=0, size=lab, color=T.FFN),
@@ -247,16 +262,23 @@ class SummaryBeats:
         self.keep_inside(eq)
         iv = v.identity
         lhs = self.column(iv.sum_head, dec, T.TEXT,
-                          inline(math(f"{T.X_l(0)} +", ML, T.TEXT),
+                          inline(math(f"{X_l(0)} +", ML, T.TEXT),
                                  Num(v["check"].n_updates, decimals=0, size=lab),
                                  txt("updates", lab), buff=0.15), v.summary.norm_last)
-        rhs = self.column(iv.x_head, dec, T.X, T.X_l(L), v.summary.norm_last)
+        rhs = self.column(iv.x_head, dec, T.X, X_l(L), v.summary.norm_last)
         lhs.move_to(LEFT * 2.0 + UP * 0.07)        # centre stage: the plane has left
         rhs.next_to(lhs, RIGHT, buff=0.9)
         mid = txt("=", T.TYPE.heading).move_to((lhs[1].get_right() + rhs[1].get_left()) / 2)
         # (the largest error measured is float noise itself, different on every CPU: only the
         # fixed bound is written; test_cross_machine caught 0.000024 vs 0.000028)
-        bound = VGroup(txt("rounding adds at most", T.TYPE.label, T.TEXT),
+        # where the bound comes from (round 35: "never explained"): each float32 sum keeps
+        # about 7 significant digits
+        keeps = inline(txt("each sum keeps about", T.TYPE.label, T.TEXT),
+                       Num(ident["digits"], "data.identity.digits", decimals=0,
+                           size=T.TYPE.label),
+                       txt("digits:", T.TYPE.label, T.TEXT))
+        bound = VGroup(VGroup(keeps, txt("rounding adds at most", T.TYPE.label, T.TEXT)
+                              ).arrange(DOWN, buff=0.12, aligned_edge=LEFT),
                        Num(iv.bound.bound, decimals=int(iv.bound.decimals), size=T.TYPE.label,
                            color=T.TEXT),
                        txt("measured, every entry:", T.TYPE.label, T.TEXT),
@@ -283,22 +305,47 @@ class SummaryBeats:
             flying = [r.copy() for r in steps]
             self.add(*flying)
             target = lhs[1].get_center()
-            run = max(1.5, min(3.0, self.said(M.IS_X) - self.time))
+            run = max(1.5, min(5.0, self.said(M.IS_X) - self.time - 0.2))
+            # the sum happening (round 35: "stated, not shown"): the column starts as X^(0)'s
+            # entries and the count at 0; as each update lands, the entries become X after
+            # that many updates (the plan's stages) and the count steps up, to 60
+            nums, count = lhs[1][1][0], lhs[0][1]
+            shell = VGroup(lhs[1][0], lhs[1][1][1], lhs[1][2])
+            ticking = self.running_entries(0, nums, count)
+            count.set_opacity(0)                   # the count counts up in its place
+            self.play(FadeIn(shell), FadeIn(ticking), run_time=0.3)
+            n = len(steps)
+
+            def tick(m, a):
+                k = min(n, int(a * (n + 1)))
+                if k != m.k:
+                    m.become(self.running_entries(k, nums, count))
+                    m.k = k
 
             def fly(m, a, b):
                 from manim import rate_functions
                 return m.animate(rate_func=rate_functions.squish_rate_func(
                     rate_functions.smooth, a, b)).move_to(target).scale(0.3).set_opacity(0)
-            self.one_by_one(fly, flying, 0.08, run)
-            self.remove(*flying)
-            self.play(FadeIn(lhs[1], scale=0.6), FadeIn(lhs[2:]), run_time=0.4)
+            self.one_by_one(fly, flying, 0.08, run,
+                            extra=[UpdateFromAlphaFunc(ticking, tick)])
+            self.remove(*flying, ticking, shell)
+            count.set_opacity(1)
+            self.add(lhs[1])
+            self.play(FadeIn(lhs[2:]), run_time=0.4)
         # "is X of 30": the same column
         self.hold_until_moment(M.IS_X)
         self.play(FadeInPlace(mid), FadeInPlace(rhs), run_time=self.quick(0.12, 1.2))
         self.shown["mid"], self.shown["rhs"] = mid, rhs
         # "within 0.0001 in every entry"
+        # "Each sum keeps about 7 significant digits": written as that sentence starts
+        digits = self.cue_with("digits")
+        if digits is not None:
+            self.hold_until_cue(digits)
+            self.put("keeps", bound[0][0], run_time=0.5)
+            self.emphasize(bound[0][0][1], run_time=0.8)
         self.hold_until_moment(M.WITHIN)
-        self.put("bound", bound[:2], run_time=0.5)
+        self.put("bound", VGroup(*([] if digits is not None else [bound[0][0]]), bound[0][1],
+                                 bound[1]), run_time=0.5)
         self.emphasize(bound[1], run_time=0.9)
         self.hold_until_moment(M.EVERY_ENTRY)
         self.put("measured", bound[2:], run_time=0.5)

@@ -108,7 +108,8 @@ class Summary(View):
 
 
 class Copies(View):
-    norm: list[Shown]
+    norm: list[Shown]          # |RMSNorm(X^(l))|: what attention reads
+    ffn_norm: list[Shown]      # |RMSNorm(X^(l) + Delta_attn)|: what the FFN reads
     min: Shown
     max: Shown
     x_last_in: Shown
@@ -174,6 +175,7 @@ class Identity(View):
     decimals: int
     bound: Bound
     measured: Bound
+    digits: int                # float32's significant decimal digits (7)
 
 
 class Check(View):
