@@ -221,7 +221,7 @@ class SummaryBeats:
         col = VGroup(*[Num(x, decimals=dec, size=COL_SIZE, color=T.TEXT)
                        for x in list(st.head)[:COL_ENTRIES]])
         col.arrange(DOWN, buff=0.1, aligned_edge=RIGHT).align_to(nums, UP).align_to(nums, RIGHT)
-        k_num = Num(k, f"data.stages[{k}].index", decimals=0, size=T.TYPE.label).move_to(count)
+        k_num = Num(st.index, decimals=0, size=T.TYPE.label).move_to(count)
         out = VGroup(col, k_num)
         out.k = k
         return out
@@ -274,7 +274,7 @@ class SummaryBeats:
         # where the bound comes from (round 35: "never explained"): each float32 sum keeps
         # about 7 significant digits
         keeps = inline(txt("each sum keeps about", T.TYPE.label, T.TEXT),
-                       Num(ident["digits"], "data.identity.digits", decimals=0,
+                       Num(iv.digits, decimals=0,
                            size=T.TYPE.label),
                        txt("digits:", T.TYPE.label, T.TEXT))
         bound = VGroup(VGroup(keeps, txt("rounding adds at most", T.TYPE.label, T.TEXT)

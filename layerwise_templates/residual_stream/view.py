@@ -33,6 +33,7 @@ class Token(View):
 
 
 class Stage(View):
+    index: int                 # its place in the list: how many updates X has had here
     layer: int | None          # None: the embedding
     xy: list[float]
     head: list[float]          # the first entries, shown as a column
