@@ -88,17 +88,17 @@ def test_a_stray_space_is_no_special_token(cache_dir):
 
 
 def test_a_decoders_sink_is_its_first_token(cache_dir):
-    """attention_depth's sink (analysis.attention_depth.sink_positions): MiniLM's [CLS] and
+    """attention_depth's sink (analysis.attention_depth.sink_of): MiniLM's [CLS] and
     [SEP]; SmolLM2 adds none, so its first token, 'At' (the one every later token sees), and the
     sink share the plan charts is the focus row's weight there; the plan refuses a focus word
     that is that token, one line naming the limit."""
     import numpy as np
-    from layerwise_core.analysis.attention_depth import attention_rows, sink_positions
+    from layerwise_core.analysis.attention_depth import attention_rows, sink_of
     from layerwise_core.tracing import get_trace
     from layerwise_templates.attention_depth.plan import cannot_chart
     s = "At 9:30, José's bank opened its doors."
     t = get_trace("smollm2-135m", s, cache_dir=cache_dir)
-    assert sink_positions(t) == ("first", [0]) and t.tokens[0] == "At"
+    assert sink_of(t) == ("first", [0]) and t.tokens[0] == "At"
     rows = attention_rows(t, [9])
     assert t.tokens[9] == " bank" and rows["sink_kind"] == "first" and rows["special"] == [0]
     p = np.asarray(t["blocks.5.attn.hook_pattern"], np.float64)
@@ -106,4 +106,4 @@ def test_a_decoders_sink_is_its_first_token(cache_dir):
     assert cannot_chart(t, "bank", [9]) is None
     assert "'At' is the first token" in cannot_chart(t, "At", [0])
     m = get_trace("minilm-l6", s, cache_dir=cache_dir)
-    assert sink_positions(m) == ("special", [0, len(m.tokens) - 1])
+    assert sink_of(m) == ("special", [0, len(m.tokens) - 1])

@@ -3,7 +3,7 @@
 At every layer l, the focus word's row of the attention pattern A^(l,h) (its tokens averaged
 when it has several) per head, and the mean over heads (the head-average: every head weighs the
 same). Two measures name what changes:
-  sink share   the part of the row on the sink (`sink_positions`): the special tokens ([CLS],
+  sink share   the part of the row on the sink (`sink_of`): the special tokens ([CLS],
                [SEP], a BOS: positions the tokenizer added), or, for a decoder that adds none,
                its first token (the one position every later token can see)
   prev_token   per head, the mean over queries q >= 1 of A[q, q-1] (analysis.qkv): near 1 marks a
@@ -19,10 +19,7 @@ from .qkv import one_before_weights
 from .vectors import special_positions
 
 
-SINK_KINDS = ("special", "first")
-
-
-def sink_positions(trace: Trace) -> tuple[str | None, list[int]]:
+def sink_of(trace: Trace) -> tuple[str | None, list[int]]:
     """What the sink share is measured on, and its kind: ("special", the special positions)
     when the tokenizer added any; else, for a decoder, ("first", [0]): its first token, the one
     position every later token can see (a decoder without a BOS, SmolLM2); else (None, []):
@@ -38,9 +35,9 @@ def sink_positions(trace: Trace) -> tuple[str | None, list[int]]:
 def attention_rows(trace: Trace, pos: list[int]) -> dict:
     """Per layer: `heads` [head][key] (the focus word's rows), `mean` [key] (their head-average),
     `sink` (the mean row's share on the sink positions, `special`, of kind `sink_kind`:
-    sink_positions), `prev_token` [head] and `one_before` [head][q - 1] (each query's weight on
+    sink_of), `prev_token` [head] and `one_before` [head][q - 1] (each query's weight on
     the token before it: what the previous-token score averages)."""
-    kind, special = sink_positions(trace)
+    kind, special = sink_of(trace)
     out = {"special": special, "sink_kind": kind, "heads": [], "mean": [], "sink": [],
            "prev_token": [], "one_before": []}
     for l in range(trace.n_layers):

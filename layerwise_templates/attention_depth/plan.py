@@ -4,7 +4,7 @@ the changed X; the sink share; and a deep layer head by head.
 
   tokens, focus, special       the sentence's tokens; the focus word's positions (a word of
                                several tokens: their rows are averaged, said on screen); the
-                               sink's positions (analysis.attention_depth.sink_positions): the
+                               sink's positions (analysis.attention_depth.sink_of): the
                                special ones ([CLS], [SEP]: in no word of the sentence), or a
                                decoder's first token where the model adds none
   sink_kind                    "special" (the tokens the tokenizer added) or "first" (a
@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from layerwise_core.analysis.attention_depth import attention_rows, sink_positions
+from layerwise_core.analysis.attention_depth import attention_rows, sink_of
 from layerwise_core.analysis.attention_steps import query_steps
 from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT, deep_heads,
                                                          direction, moved_by, same_w_old_x)
@@ -134,7 +134,7 @@ def cannot_chart(t: Trace, word: str, pos: list[int]) -> str | None:
     one line naming a limit of docs/storyboards.md), else None: no sink (an encoder adding no
     special tokens), a decoder's focus word that is its sink (the first token: it sees only
     itself), no other word, or (a decoder) no word before the focus word but the sink."""
-    kind, sink = sink_positions(t)
+    kind, sink = sink_of(t)
     if kind is None:
         return (f"{t.model} adds no special tokens to this sentence (tokens: "
                 f"{' '.join(repr(s) for s in t.tokens)}), and the template's sink chart "

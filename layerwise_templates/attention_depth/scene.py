@@ -8,7 +8,7 @@ arrow, flash and box white (T.POINTER), gold only the focus word. Right: the sha
 [CLS] (green, T.SINK) and [SEP] (light green), one stacked bar per layer, its share above it. A long sentence keeps the special tokens,
 the focus word and its nearest neighbours; the rest is a marked ellipsis "…" (said in a note).
 A decoder that adds no special tokens (SmolLM2) has its first token for the sink (the plan's
-`sink_kind` "first": analysis.attention_depth.sink_positions): one bar part, keyed "At, the first
+`sink_kind` "first": analysis.attention_depth.sink_of): one bar part, keyed "At, the first
 token", the captions naming it "the first token, At". With more layers than numbers fit side by
 side (SmolLM2's 30), a labelled bar's number rides over its taller neighbours with a thin line
 down to its bar, and the block's index rolls with the header's; a summary with no fair test
@@ -187,6 +187,12 @@ X_SIZE = 34                 # X^(l) in a label: as tall as the words beside it
 def as_written(token: str) -> str:
     """A token as written on screen: its text, or ␣ for one of spaces only."""
     return token.strip() or BLANK
+
+
+def part_heights(lay) -> list[float]:
+    """A layer's stacked bar, part by part: each sink token's weight at BAR_H per 1 (at least
+    0.01, so a zero part still shows)."""
+    return [max(0.01, BAR_H * float(w)) for w in lay.on_special]
 
 
 def sink_name(v, then: str = "") -> str:
@@ -492,8 +498,7 @@ class AttentionDepthScene(StoryboardScene):
         x = CHART_X + 0.4 + l * pitch
         parts = VGroup()
         y = CHART_Y
-        for i, w in enumerate(lay.on_special):
-            h = max(0.01, BAR_H * float(w))
+        for i, h in enumerate(part_heights(lay)):
             r = Rectangle(width=bar_w, height=h, stroke_width=0)
             r.set_fill(shade(i), 1.0).move_to([x, y, 0], aligned_edge=DOWN)
             parts.add(r)
@@ -506,8 +511,7 @@ class AttentionDepthScene(StoryboardScene):
             # bar it spans, not sunk into its neighbours (a taller one hid its digits)
             reach = val.width / 2 + bar_w / 2
             near = [k for k in range(int(self.v.n_layers)) if abs(k - l) * pitch < reach]
-            top = max(sum(max(0.01, BAR_H * float(w)) for w in self.v.layers[k].on_special)
-                      for k in near)
+            top = max(sum(part_heights(self.v.layers[k])) for k in near)
             lift = CHART_Y + top + 0.08 - val.get_bottom()[1]
             val.shift(UP * max(0.0, lift))
             if lift > 0.1:
