@@ -134,16 +134,16 @@ def build(c: Context) -> Draft:
     if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
         text += f"{t.spec.display or t.spec.name} reads both ways: {said} also looks ahead. "
     elif t.spec.kind == "decoder":
-        text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only the tokens "
-                 f"before it. ")
+        text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only itself "
+                 f"and the tokens before it. ")
     if tie:
-        text += (f"The arcs to a word and to {first_in} nearly tie: "
+        text += (f"The arcs to another word and to {first_in} nearly tie: "
                  f"{{data.layers[0].top_word.token}} gets "
                  f"{{data.layers[0].top_word.weight:.2f}}, and {first} gets "
                  f"{{data.layers[0].on_special[0]:.2f}}.")
         claims = ["data.layers[0].on_special[0] / data.layers[0].top_word.weight ~= 1 ± 0.1"]
     else:
-        text += (f"The heaviest arc to a word goes to {{data.layers[0].top_word.token}}, "
+        text += (f"The heaviest arc to another word goes to {{data.layers[0].top_word.token}}, "
                  f"{{data.layers[0].top_word.weight:.2f}}; {first_in} gets "
                  f"{{data.layers[0].on_special[0]:.2f}}.")
         claims = []

@@ -149,8 +149,8 @@ def cannot_chart(t: Trace, word: str, pos: list[int]) -> str | None:
     if t.spec.kind == "decoder" and not [j for j in words if j < max(pos)]:
         what = "the first token" if kind == "first" else "the sink"
         return (f"{word!r} has no word before it but {what}, {t.tokens[sink[0]]!r}, and a "
-                f"decoder's word sees only the tokens before it: its arcs have no word to go "
-                f"to; choose a later focus word{later(t, word)}")
+                f"decoder's word sees only itself and the tokens before it: its arcs have no "
+                f"other word to go to; choose a later focus word{later(t, word)}")
     return None
 
 
