@@ -242,7 +242,7 @@ def build(c: Context) -> Draft:
         else:
             text += (f" Layer {{data.layers[1].layer}} puts "
                      f"{{data.layers[1].sink:.2f}} of the "
-                     f"row of {said} on {names_short}.")
+                     f"row of {said} on {names}.")
     mids = list(range(2, L - 1))
     between = mids[:-1]
     if len(between) <= 3:
@@ -362,6 +362,7 @@ def build(c: Context) -> Draft:
         said_p, claims = profile(share, names_short)
         text += (f"In short, for this one sentence, the row of {said} moves with depth: "
                  + said_p)
+        claims += on_first
     beats.append(Beat(
         "summary", ["summary"],
         "In short, for this one sentence: the test at layer {data.tie.layer}."

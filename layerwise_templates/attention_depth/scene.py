@@ -123,6 +123,20 @@ the summary keeps all four of the test's bars beside the depth chart; what leave
 what comes in its place (the head's arcs and name before the twelve weights, the ghost's label,
 the X^(1) diagram before X^(1) goes up, the model's name before the "≈" note).
 
+Round 37 (a fresh review of a SmolLM2 draft, 6 / 6.5): the diagram keeps the plan's token
+order (columns.py: a decoder's words before the focus word first) and every "…" carries the
+sum of the weights it leaves out (`elided`), so the row as written adds up to 1; a decoder's
+"sees only itself and the tokens before it" brings the weights in as said (`decoder_row`);
+a head the voice does not name is not drawn; the heads' weights on the word travel whole into
+the mean; layer 1's X goes into its block for every model; many layers (SmolLM2's 26) run in
+legs the voice names, stopping on the lowest and the highest (`run_layers`: the indices switch
+at once, the weights leave while it runs), the layer said lit and, without a number on its
+bar, given one while said; the sink beat clears the block before the header rolls back to the
+peak as said; a decoder's sink passage (`first_token_sink`) boxes the reading phrase by phrase,
+then draws the causal mask over the token row (`causal_mask`) and boxes its first column with
+the first token; with many bars only the named ones carry numbers, one far below its
+neighbours under the axis, the legend clear of the tallest.
+
 Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
@@ -140,7 +154,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Arrow, ArcBetweenPoints, Circle,
-                   Create, DashedLine, Dot, FadeIn, GrowFromEdge, Indicate, LaggedStart, Line,
+                   Create, DashedLine, Dot, FadeIn, FadeOut, GrowFromEdge, Indicate, LaggedStart, Line,
                    MathTypst, MoveAlongPath,
                    Rectangle, ReplacementTransform, RoundedRectangle, Succession, Text, Transform,
                    SurroundingRectangle, Uncreate, VGroup, VMobject, VectorizedPoint, Wait, WHITE,
@@ -610,6 +624,10 @@ class AttentionDepthScene(StoryboardScene):
         keys.arrange(RIGHT, buff=0.25)
         top = VGroup(head, keys).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         top.next_to([CHART_X, CHART_Y + BAR_H + 0.15, 0], UP + RIGHT, buff=0)
+        # clear of the tallest bar's number (round 37: a decoder's 0.96 on the key)
+        reach = CHART_Y + max(sum(part_heights(lay)) for lay in v.layers) + 0.08 \
+            + txt("0.00", VAL, mono=True).height + 0.1
+        top.shift(UP * max(0.0, reach - top.get_bottom()[1]))
         xname = txt("layer", LAB).next_to(base, DOWN, buff=0.5)
         # clear of the layer numbers a number under the axis pushed down (round 37)
         low = [self.bar(l).tick for l in sorted(self.labelled)]
@@ -1506,10 +1524,11 @@ class AttentionDepthScene(StoryboardScene):
             copies = on_word.copy()
             # round 37 (a reviewer: the row cross-faded into the mean, two rows offset while
             # fading): each head's number travels, whole, into the mean's place, one after
-            # the other, shrinking as it goes in; the mean comes up as the last lands
+            # the other, and goes out there; the mean comes up as the last lands
             self.play(FadeIn(VGroup(*mean_lab[:-1]), rate_func=squish_rate_func(smooth, 0, 0.5)),
-                      LaggedStart(*[c.animate.move_to(mean_num).scale(0.35) for c in copies],
-                                  lag_ratio=0.07, rate_func=squish_rate_func(smooth, 0, 0.85)),
+                      LaggedStart(*[Succession(c.animate(run_time=0.7).move_to(mean_num),
+                                               FadeOut(c, run_time=0.2)) for c in copies],
+                                  lag_ratio=0.07),
                       FadeIn(mean_num, rate_func=squish_rate_func(smooth, 0.8, 1)),
                       run_time=1.2)
             self.drop(copies)
@@ -2066,12 +2085,36 @@ class AttentionDepthScene(StoryboardScene):
             self.hold_until(t_leg - 0.2)
             step = max(0.3, min(0.9, (t_k - 0.1 - self.time) / len(leg)))
             self.hold_until(t_k - 0.1 - step * len(leg))
+            said = getattr(self, "_said_val", None)
+            if said is not None:            # the last stop's number leaves as the run goes on
+                self.play(FadeOutPlace(said), run_time=0.3)
+                st.extra = [m for m in st.extra if m is not said]
+                self._said_val = None
             for i, l in enumerate(leg):
                 self.sweep_layer(l, step, land=i == len(leg) - 1)
+            # a stop whose bar carries no number gets it while it is said (layer 28's 0.58)
+            val = self.said_val(k)
+            if val is not None:
+                self.play(FadeIn(val, shift=UP * 0.1), run_time=0.4)
+                st.extra.append(val)
+                self._said_val = val
             rt = self.cue_at(self.cue_index_at(self.time) + 1) - 0.3 - self.time
             if k != run[-1] and rt >= 0.8:
                 self.light(VGroup(st.bars[k].parts, st.bars[k].val), run_time=min(2.0, rt))
             start = k + 1
+
+    def said_val(self, l: int):
+        """Layer l's share over its bar, for a bar that carries none, where it clears its
+        neighbours' bars and the numbers on the chart; else None."""
+        st = self.st
+        if l in self.labelled or l not in st.bars:
+            return None
+        lay, b = self.v.layers[l], st.bars[l]
+        val = share_val(lay.sink, lay.sink_adds, VAL, int(self.v.decimals))
+        val.next_to(b.parts, UP, buff=0.08)
+        others = [st.bars[k].parts for k in st.bars if k != l] \
+            + [st.bars[k].val for k in st.bars if k in self.labelled]
+        return None if any(overlaps(val, m, 0.04) for m in others) else val
 
     def cue_index_at(self, t: float) -> int:
         """The cue being said at scene time t (the last that started by then)."""
