@@ -202,6 +202,54 @@ def test_smollm2_attention_depth_names_the_first_token(capsys, cache_dir, tmp_pa
     assert "CLS" not in " ".join(said.values())
 
 
+STORM = "After the storm we walked along the river to the old bank and sat down."
+
+
+def test_smollm2_attention_depth_walks_its_layers_and_sums_its_rows(capsys, cache_dir, tmp_path):
+    """Round 37 (a fresh review of a SmolLM2 draft, 6 / 6.5): per_head named by its title,
+    never "per_head"; layers 2-27 said in legs ending on their lowest and highest share
+    (claimed: the scene stops there), then layer 28 on its own; the summary says the share's
+    profile, its highest claimed. The plan keeps the words before "bank" before the 0s after
+    it (columns), and every row as drawn, with the sums under its "…" (elided), adds up to 1
+    whatever count of tokens the diagram keeps."""
+    board, plan = drafted(capsys, cache_dir, tmp_path, "smollm2-135m", [STORM], "bank",
+                          "attention_depth")
+    d = plan["data"]
+    said = {b["id"]: b["narration"] for b in plan["beats"]}
+    claims = {b["id"]: b.get("expect", []) for b in board["beats"]}
+    assert "per_head" not in " ".join(said.values())
+    assert "as the video \u201cInside one layer: how attention uses Q, K and V\u201d" in said["arcs"]
+    share = [x["sink"] for x in d["layers"]]
+    lo = min(range(2, 28), key=lambda k: share[k])
+    hi = max(range(2, 28), key=lambda k: share[k])
+    assert (lo, hi) == (11, 24)
+    assert "Then layers 2 to 11, one at a time" in said["depth"]
+    assert f"lowest at layer 11: {share[11]:.2f}." in said["depth"]
+    assert f"Then layers 12 to 24. The share is highest at layer 24: {share[24]:.2f}." \
+        in said["depth"]
+    assert f"Then layers 25 to 28; layer 28: {share[28]:.2f}." in said["depth"]
+    assert {"min(data.layers[2:28].sink) / data.layers[11].sink == 1",
+            "max(data.layers[2:28].sink) / data.layers[24].sink == 1"} <= set(claims["depth"])
+    assert said["sink"].startswith(f"Back at the peak, layer 24: {share[24]:.2f}.")
+    assert "moves with depth: its share on the first token goes from" in said["summary"]
+    assert "data.sink.max.layer == 24" in claims["summary"]
+    # the diagram's columns: the sink, bank and the named words first, then the words before
+    # bank nearest first, then the 0s after it
+    (f,) = d["focus"]
+    order, must = d["columns"]["order"], d["columns"]["must"]
+    assert sorted(order) == list(range(len(d["tokens"]))) and 0 in order[:must]
+    rest = order[must:]
+    assert [j for j in rest if j < f] == sorted((j for j in rest if j < f), reverse=True)
+    assert max(rest.index(j) for j in rest if j < f) < min(rest.index(j) for j in rest if j > f)
+    for lay in d["layers"]:
+        for i, sums in enumerate(lay["elided"]):
+            kept = order[:must + i]
+            assert sum(lay["row"][j] for j in kept) + sum(sums) == pytest.approx(1.0, abs=1e-5)
+            if max(kept) < len(d["tokens"]) - 1:        # a trailing "…": the 0s after bank
+                assert sums[-1] == pytest.approx(0.0, abs=1e-9)
+    assert len(d["worked"]["elided"]) == len(d["layers"][0]["elided"])
+
+
 SMOLLM2 = [("logit_lens", [CAPITAL], "is"), ("per_head", [CAPITAL], "is"),
            ("fresh_qkv", [CAPITAL], "is"), ("residual_stream", [RIVER], "bank"),
            ("bank_drift", [RIVER, MONEY, RIVER2], "bank"), ("context_qkv", [RIVER, MONEY], "bank")]

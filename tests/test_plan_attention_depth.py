@@ -331,3 +331,25 @@ def test_a_drafts_fair_test_verdict_is_the_plans(old, new, way):
     assert said == {"up": "UP", "down": "DOWN"}.get(way, said) and ("hardly" in said) == (way is None)
     assert (moved_by(old, old, new) == "changed x") == (way is not None)
     assert parse_claim(claim).holds(new / old), claim
+
+
+def test_columns_keep_order_and_sum_what_they_leave_out(built):
+    """Round 37 (columns.py): the plan's keep order (the sink, the focus word and the named
+    words first, then nearest the focus word; a decoder's words before it before any after
+    it), each run left out one "…" (one at the end too), its number the sum of the row there."""
+    from layerwise_templates.attention_depth.columns import columns, elided, keep_order, runs
+    order, must = keep_order(8, [5], [0, 2], decoder=False)
+    assert order[:must] == [0, 2, 5] and order[must:] == [4, 6, 3, 7, 1]
+    order, must = keep_order(8, [5], [0], decoder=True)
+    assert order == [0, 5, 4, 3, 2, 1, 6, 7] and must == 2
+    assert columns([0, 4, 5], 8) == [0, None, 4, 5, None]
+    assert runs([0, 4, 5], 8) == [[1, 2, 3], [6, 7]]
+    row = [0.1, 0.2, 0.1, 0.1, 0.2, 0.3, 0.0, 0.0]
+    sums = elided(row, order, must)
+    assert sums[0] == pytest.approx([0.6, 0.0]) and sums[-1] == []
+    # MiniLM's shipped sentence fits whole: the order keeps every token, nothing left out
+    _, plan = built
+    d = plan["data"]
+    n = len(d["tokens"])
+    assert sorted(d["columns"]["order"]) == list(range(n))
+    assert all(lay["elided"][-1] == [] for lay in d["layers"])

@@ -84,6 +84,74 @@ def other_order(field: str, before: float, new: float, swap: float, by: str | No
     return text, claims, summary
 
 
+def video_title(template: str) -> str:
+    """Another video of the chapter as the voice names it: its shipped storyboard's title."""
+    from pathlib import Path
+
+    from layerwise_core.storyboard.schema import load_storyboard
+    return load_storyboard(Path(__file__).parent.parent / template / f"{template}.yaml").title
+
+
+def extremes(share, between: list[int]) -> tuple[int, int]:
+    """The layers of `between` with the lowest and the highest share."""
+    return (min(between, key=lambda k: share[k]), max(between, key=lambda k: share[k]))
+
+
+def range_sentence(share, between: list[int], last: int) -> str:
+    """Many layers between layer 1 and `last` (the one before the last layer): said in legs,
+    each ending on a layer named with its share, the lowest and the highest of the run in
+    layer order (the scene runs each leg and stops there: scene.run_layers); then the rest up
+    to `last`, said with its share (`range_claims` backs lowest and highest)."""
+    lo, hi = extremes(share, between)
+    said = {lo: "lowest", hi: "highest"}
+    text, start = "", between[0]
+
+    def span(a: int, b: int) -> str:
+        return (f"layer {{data.layers[{b}].layer}}" if a == b else
+                f"layers {{data.layers[{a}].layer}} to {{data.layers[{b}].layer}}")
+
+    for i, k in enumerate(sorted(said)):
+        how = ", one at a time, each reading its own X" if i == 0 else ""
+        text += (f" Then {span(start, k)}{how}. The share is {said[k]} at layer "
+                 f"{{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}.")
+        start = k + 1
+    if start < last:
+        text += (f" Then {span(start, last)}; layer {{data.layers[{last}].layer}}: "
+                 f"{{data.layers[{last}].sink:.2f}}.")
+    else:
+        text += f" Layer {{data.layers[{last}].layer}}: {{data.layers[{last}].sink:.2f}}."
+    return text
+
+
+def range_claims(share, between: list[int]) -> list[str]:
+    """The claims behind range_sentence's lowest and highest."""
+    a, b = between[0], between[-1]
+    lo, hi = extremes(share, between)
+    span = f"data.layers[{a}:{b + 1}].sink"
+    return [f"min({span}) / data.layers[{lo}].sink == 1",
+            f"max({span}) / data.layers[{hi}].sink == 1"]
+
+
+def profile(share, names: str) -> tuple[str, list[str]]:
+    """The summary's profile of the share on the sink (the first layer's, the highest, the
+    last layer's: the scene lights their bars as said), after "moves with depth:", and its
+    claims."""
+    L = len(share)
+    hi = int(np.argmax(share))
+    first, last = "{data.layers[0].sink:.2f}", "{data.sink.last:.2f}"
+    claims = [f"data.sink.max.layer == {hi}"]
+    if L < 2:
+        return f"its share on {names} is {first}.", claims
+    if hi == 0:
+        text = f"its share on {names} is highest at the start, {first}, and ends at {last}."
+    elif hi == L - 1:
+        text = f"its share on {names} goes from {first} to its highest, {last}, at the end."
+    else:
+        text = (f"its share on {names} goes from {first} to {{data.sink.max.value:.2f}} at "
+                f"layer {{data.sink.max.layer}}, its highest, then {last}.")
+    return text, claims
+
+
 def spoken(tok: str) -> str:
     """A special token as the voice says it: [CLS] -> CLS."""
     return tok.strip("[]<>|") or tok
@@ -123,11 +191,13 @@ def build(c: Context) -> Draft:
     several = (f" {said} is {len(pos)} tokens here; their rows are averaged."
                if len(pos) > 1 else "")
     tie = abs(ratio - 1) < 0.1
-    # the per-head step (query · key, softmax: per_head's), then what the arcs average
+    # the per-head step (query · key, softmax: per_head's, named by its title: round 37, the
+    # voice said "per_head"), then what the arcs average
     text = (f"Layer {{data.layers[0].layer}} reads X of layer {{data.layers[0].layer}}. In each "
             f"of its {{data.n_heads}} heads, the query of {said} is scored against every "
-            f"token's key, and a softmax turns the scores into a row of weights, as "
-            f"per_head showed for one head. The arcs show the head-average, the mean of the "
+            f"token's key, and a softmax turns the scores into a row of weights, as the video "
+            f"“{video_title('per_head')}” showed for one head. The arcs show the head-average, "
+            f"the mean of the "
             f"{{data.n_heads}} heads' rows; it adds up to {{data.layers[0].total:.0f}}."
             f"{several} A thicker arc means more attention. ")
     # the model's kind, said once: an encoder's arcs also reach the tokens after the word
@@ -147,6 +217,8 @@ def build(c: Context) -> Draft:
                  f"{{data.layers[0].top_word.weight:.2f}}; {first_in} gets "
                  f"{{data.layers[0].on_special[0]:.2f}}.")
         claims = []
+    # the chart, said as it is built (round 37: 4 s of silence while it came)
+    text += " The bar on the right keeps that share, one bar per layer."
     claims += on_first
     beats.append(Beat(
         "arcs", ["arcs"],
@@ -178,11 +250,11 @@ def build(c: Context) -> Draft:
         for k in between:
             text += f" Layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
     else:
-        k = between[-1]
-        text += (f" Layers {{data.layers[2].layer}} to {{data.layers[{k}].layer}}: between "
-                 f"{{min(data.layers[2:{k + 1}].sink):.2f}} and "
-                 f"{{max(data.layers[2:{k + 1}].sink):.2f}}.")
-    if mids:
+        # many (SmolLM2's 26): one at a time, the scene pausing on the two the voice names,
+        # the lowest and the highest of them, in layer order (round 37: 26 layers in 5 s)
+        text += range_sentence(share, between, mids[-1])
+        claims += range_claims(share, between)
+    if mids and len(between) <= 3:
         k = mids[-1]
         if hi == k:
             text += (" Layer {data.sink.max.layer} is the peak: "
@@ -201,7 +273,10 @@ def build(c: Context) -> Draft:
 
     # sink: at the peak (said in `depth` when it is the layer before last), the reading; then
     # the last layer
+    named = len(between) > 3 and hi in extremes(share, between)
     text = ("A common reading" if said_peak else
+            f"Back at the peak, layer {{data.sink.max.layer}}: {{data.layers[{hi}].sink:.2f}}. "
+            f"A common reading" if named else
             f"The share on {names_then} peaks at "
             f"layer {{data.sink.max.layer}}: "
             f"{{data.layers[{hi}].sink:.2f}} of the row of {said}. A common reading")
@@ -282,7 +357,12 @@ def build(c: Context) -> Draft:
         text += "."
         claims.append("data.tie.layer == 1")
     else:
-        text += f"In short, for this one sentence: the row of {said} moves with depth."
+        # round 37 ("moves with depth" alone was thin): the profile the chart shows, its
+        # first, highest and last bars lit as said
+        said_p, claims = profile(share, names_short)
+        text += (f"In short, for this one sentence, the row of {said} moves with depth: "
+                 + said_p)
+        claims += on_first
     beats.append(Beat(
         "summary", ["summary"],
         "In short, for this one sentence: the test at layer {data.tie.layer}."

@@ -9,6 +9,15 @@ the changed X; the sink share; and a deep layer head by head.
                                decoder's first token where the model adds none
   sink_kind                    "special" (the tokens the tokenizer added) or "first" (a
                                decoder's first token, [0]): how the draft and scene name it
+  columns                      the order the arc diagram keeps tokens in when the sentence
+                               is too long for it, and how many are always kept (columns.py:
+                               the sink, the focus word, the named words; then nearest the
+                               focus word, in a decoder the tokens before it first)
+  layers[l].elided             for each count k of kept tokens (index k - columns.must), the
+                               sum of the row under each "…" (the tokens left out), left to
+                               right: the row as written adds up to 1 (round 37; the fair
+                               tests' rows: `old_elided`, `new_elided`, `swap_elided`; the
+                               worked head's: `worked.elided`)
   decimals                     decimals every weight is shown with (2, or 3 near float noise):
                                one precision for every row and table of the video
   layers[l].row                the head-average row of the focus word over every key (sums to 1)
@@ -71,6 +80,8 @@ from layerwise_core.errors import LayerwiseError
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 from layerwise_core.plans.shown import shown_decimals, stable, summed_decimals
+
+from .columns import elided, keep_order
 
 DECIMALS = 2
 SCORE_DECIMALS = 1      # scores under the tokens: "-1.2" fits a weight's column, "-1.23" not
@@ -238,16 +249,30 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             # a previous-token habit's bar, drawn: twice the even spread
             "habit": 2.0 / len(t.tokens)}
 
+    # the diagram's columns (columns.py): the order tokens are kept in, and under each "…"
+    # the sum of the weights left out, for every count the scene may keep (round 37: the row
+    # as written adds up to 1; a decoder keeps the words before its focus word first)
+    order, must = keep_order(len(t.tokens), pos, special + [layers[0]["top_word"]["pos"],
+                                                           target], spec.kind == "decoder")
+    for lay in layers:
+        lay["elided"] = elided(lay["row"], order, must)
+    rows_of = [("tie", tie), ("tie_last", tie_last)]
+    for _, t_ in rows_of:
+        if t_ is not None:
+            for k in ("old", "new", "swap"):
+                t_[f"{k}_elided"] = elided(t_[f"{k}_row"], order, must)
     # one precision for every weight the video writes
     shown = [(l["row"], f"data.layers[{i}].row") for i, l in enumerate(layers)]
+    shown += [(l["elided"], f"data.layers[{i}].elided") for i, l in enumerate(layers)]
     shown.append((dh["weight"], "data.deep.weight"))
-    if tie:
-        shown += [(tie[k], f"data.tie.{k}") for k in ("old_row", "new_row", "swap_row")]
-    if tie_last:
-        shown += [(tie_last[k], f"data.tie_last.{k}") for k in ("old_row", "new_row", "swap_row")]
+    for name, t_ in rows_of:
+        if t_ is not None:
+            shown += [(t_[f"{k}_{w}"], f"data.{name}.{k}_{w}") for k in ("old", "new", "swap")
+                      for w in ("row", "elided")]
     worked = worked_head(t, layers[0], pos)
     if worked is not None:
-        shown.append((worked["weights"], "data.worked.weights"))
+        worked["elided"] = elided(worked["weights"], order, must)
+        shown += [(worked[k], f"data.worked.{k}") for k in ("weights", "elided")]
     decimals = max(shown_decimals(r, DECIMALS, where) for r, where in shown)
     # each bar's number is the share as written; "≈" on it where its parts as written do not
     # add up to it (summed_decimals at the video's one precision)
@@ -268,6 +293,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "tokens": t.tokens,
         "focus": pos,
         "n_focus": len(pos),
+        "columns": {"order": order, "must": must},
         "special": special,
         "special_tokens": [t.tokens[i] for i in special],
         "sink_kind": rows["sink_kind"],

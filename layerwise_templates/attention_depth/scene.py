@@ -123,6 +123,20 @@ the summary keeps all four of the test's bars beside the depth chart; what leave
 what comes in its place (the head's arcs and name before the twelve weights, the ghost's label,
 the X^(1) diagram before X^(1) goes up, the model's name before the "≈" note).
 
+Round 37 (a fresh review of a SmolLM2 draft, 6 / 6.5): the diagram keeps the plan's token
+order (columns.py: a decoder's words before the focus word first) and every "…" carries the
+sum of the weights it leaves out (`elided`), so the row as written adds up to 1; a decoder's
+"sees only itself and the tokens before it" brings the weights in as said (`decoder_row`);
+a head the voice does not name is not drawn; the heads' weights on the word travel whole into
+the mean; layer 1's X goes into its block for every model; many layers (SmolLM2's 26) run in
+legs the voice names, stopping on the lowest and the highest (`run_layers`: the indices switch
+at once, the weights leave while it runs), the layer said lit and, without a number on its
+bar, given one while said; the sink beat clears the block before the header rolls back to the
+peak as said; a decoder's sink passage (`first_token_sink`) boxes the reading phrase by phrase,
+then draws the causal mask over the token row (`causal_mask`) and boxes its first column with
+the first token; with many bars only the named ones carry numbers, one far below its
+neighbours under the axis, the legend clear of the tallest.
+
 Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
 before one whose [CLS] and [SEP] parts as written do not add up to it (`*_adds`); the first
@@ -140,7 +154,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from manim import (DOWN, LEFT, ORIGIN, RIGHT, UP, AnimationGroup, Arrow, ArcBetweenPoints, Circle,
-                   Create, DashedLine, Dot, FadeIn, GrowFromEdge, Indicate, LaggedStart, Line,
+                   Create, DashedLine, Dot, FadeIn, FadeOut, GrowFromEdge, Indicate, LaggedStart, Line,
                    MathTypst, MoveAlongPath,
                    Rectangle, ReplacementTransform, RoundedRectangle, Succession, Text, Transform,
                    SurroundingRectangle, Uncreate, VGroup, VMobject, VectorizedPoint, Wait, WHITE,
@@ -156,6 +170,7 @@ from scenes.mobjects.text import baseline, math, on_baseline
 
 from layerwise_core.planview import Value
 
+from .columns import columns
 from .view import Data
 
 S = T.TYPE.small
@@ -323,42 +338,41 @@ class AttentionDepthScene(StoryboardScene):
         self.v = Data.at(self.plan)
         self.st = Stage()
         self.place_columns()
+        # every row the arcs draw, by its plan path, to the sums under its "…" (`weights`)
+        v = self.v
+        pairs = [(lay.row, lay.elided) for lay in v.layers]
+        for t_ in (v.tie, v.tie_last):
+            if not isinstance(t_, Value):
+                pairs += [(t_.old_row, t_.old_elided), (t_.new_row, t_.new_elided),
+                          (t_.swap_row, t_.swap_elided)]
+        if not isinstance(v.worked, Value):
+            pairs.append((v.worked.weights, v.worked.elided))
+        self.elided_of = {row.path: el for row, el in pairs}
 
     # --- layout ----------------------------------------------------------------------------
     def place_columns(self) -> None:
-        """Columns for the tokens that fit the diagram's band: the special tokens, the focus
-        word and its nearest neighbours first; a gap in the sequence becomes an ellipsis."""
+        """Columns for the tokens that fit the diagram's band, kept in the plan's order
+        (columns.py: the sink, the focus word and the words the voice names, then the nearest
+        to the focus word; a decoder's tokens before it first); each run left out becomes an
+        ellipsis, which carries the sum of their weights (`elided`)."""
         v, st = self.v, self.st
         toks = v.tokens.values
-        focus = v.focus.values
         num_w = txt("0." + "0" * int(v.decimals), NUM, mono=True).width
         width = {j: max(txt(as_written(t), T.TYPE.label).width, num_w) + GAP
                  for j, t in enumerate(toks)}
-        ell = txt(ELLIPSIS, T.TYPE.label).width + GAP
+        ell = max(txt(ELLIPSIS, T.TYPE.label).width, num_w) + GAP
         band = DIAG_RIGHT - DIAG_LEFT
-        # always drawn: the special tokens, the focus word, and the words the voice names
-        keep = set(v.special.values) | set(focus) | {int(v.layers[0].top_word.pos),
-                                                     int(v.deep.target.pos)}
-        order = sorted((j for j in range(len(toks)) if j not in keep),
-                       key=lambda j: min(abs(j - f) for f in focus))
-
-        def cols_of(kept):
-            cols, last = [], -1
-            for j in sorted(kept):
-                if j > last + 1:
-                    cols.append(None)
-                cols.append(j)
-                last = j
-            return cols
+        order, must = list(v.columns.order.values), int(v.columns.must)
 
         def total(cols):
             return sum(ell if j is None else width[j] for j in cols)
 
-        for j in order:
-            if total(cols_of(keep | {j})) > band:
-                break
-            keep.add(j)
-        st.cols = cols_of(keep)
+        n = len(toks)
+        k = must
+        while k < n and total(columns(order[:k + 1], n)) <= band:
+            k += 1
+        self.kept = k - must            # the index into every row's `elided`
+        st.cols = columns(order[:k], n)
         x = DIAG_LEFT + (band - total(st.cols)) / 2
         self.col_x = []
         for j in st.cols:
@@ -416,11 +430,19 @@ class AttentionDepthScene(StoryboardScene):
         g.add(loop)
         return g
 
-    def weights(self, row) -> VGroup:
+    def weights(self, row, y: float = ROW_Y - 0.45) -> VGroup:
+        """The row's weights under their tokens, then (round 37: 0.47 of a row hidden, its
+        numbers visibly short of 1) under each "…" the sum of the weights it leaves out."""
         st = self.st
-        y = ROW_Y - 0.45
-        return VGroup(*[Num(row[j], decimals=int(self.v.decimals), size=NUM, color=T.WEIGHTS)
-                        .move_to([st.xs[j], y, 0]) for j in st.xs])
+        dec = int(self.v.decimals)
+        nums = [Num(row[j], decimals=dec, size=NUM, color=T.WEIGHTS).move_to([st.xs[j], y, 0])
+                for j in st.xs]
+        sums = self.elided_of.get(getattr(row, "path", None))
+        if sums is not None:
+            xs = [x for j, x in zip(st.cols, self.col_x) if j is None]
+            nums += [Num(m, decimals=dec, size=NUM, color=T.WEIGHTS).move_to([x, y, 0])
+                     for m, x in zip(sums[self.kept], xs)]
+        return VGroup(*nums)
 
     def num_at(self, nums: VGroup, j: int):
         return nums[list(self.st.xs).index(j)]
@@ -447,7 +469,8 @@ class AttentionDepthScene(StoryboardScene):
                               Num(v.n_focus, decimals=0, size=LAB),
                               txt("tokens: their rows averaged", LAB)))
         if None in self.st.cols:
-            lines.append(txt(f"{ELLIPSIS} = tokens not drawn", LAB))
+            lines.append(txt(f"{ELLIPSIS} = tokens not drawn; under it, their weights added",
+                             LAB))
         # spaced so that a highlight box round one line clears its neighbours and the header
         g = VGroup(*lines[1:]).arrange(DOWN, buff=0.13, aligned_edge=LEFT)
         g.next_to([DIAG_LEFT, TOP_Y - 0.38, 0], DOWN + RIGHT, buff=0)
@@ -487,8 +510,8 @@ class AttentionDepthScene(StoryboardScene):
         k = pymath.ceil((txt("0.00", VAL, mono=True).width + 0.1) / self.bar_layout[0])
         if k <= 1:
             return set(range(L))
-        named = {0, L - 1, int(v.sink.min.layer), int(v.sink.max.layer)}
-        return named | {l for l in range(0, L, k) if all(abs(l - m) >= k for m in named)}
+        # round 37 (an unexplained 0.70 over layer 18): only the bars the voice names
+        return {0, L - 1, int(v.sink.min.layer), int(v.sink.max.layer)}
 
     def bar(self, l: int) -> VGroup:
         """Layer l's stacked bar: [CLS] dark, [SEP] light above it; its layer number below
@@ -513,8 +536,15 @@ class AttentionDepthScene(StoryboardScene):
             near = [k for k in range(int(self.v.n_layers)) if abs(k - l) * pitch < reach]
             top = max(sum(part_heights(self.v.layers[k])) for k in near)
             lift = CHART_Y + top + 0.08 - val.get_bottom()[1]
-            val.shift(UP * max(0.0, lift))
-            if lift > 0.1:
+            if lift > self.UNDER:
+                # round 37 (0.01 high over layer 12's 0.60, read as its): far below its
+                # neighbours' tops, the number goes under the axis, under its own bar, its
+                # layer's number a line lower
+                val.move_to([x, tick.get_y(), 0])
+                tick.shift(DOWN * (val.height / 2 + 0.1 + tick.height / 2))
+            elif lift > 0.0:
+                val.shift(UP * lift)
+            if 0.1 < lift <= self.UNDER:
                 # lifted over taller neighbours: a thin line down to its own bar (0.01 over
                 # layer 12's bar read as layer 12's)
                 val.add(Line([x, y + 0.04, 0], [x, val.get_bottom()[1] - 0.04, 0],
@@ -524,6 +554,8 @@ class AttentionDepthScene(StoryboardScene):
         g = VGroup(parts, tick, val)
         g.parts, g.tick, g.val = parts, tick, val
         return g
+
+    UNDER = 0.6                 # a number lifted more than this goes under the axis
 
     def grow_bar(self, b):
         """The bar grows from the axis, its value riding on its top (never above it early);
@@ -592,7 +624,18 @@ class AttentionDepthScene(StoryboardScene):
         keys.arrange(RIGHT, buff=0.25)
         top = VGroup(head, keys).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         top.next_to([CHART_X, CHART_Y + BAR_H + 0.15, 0], UP + RIGHT, buff=0)
+        # clear of the tallest bar's number (round 37: a decoder's 0.96 on the key)
+        reach = CHART_Y + max(sum(part_heights(lay)) for lay in v.layers) + 0.08 \
+            + txt("0.00", VAL, mono=True).height + 0.1
+        top.shift(UP * max(0.0, reach - top.get_bottom()[1]))
         xname = txt("layer", LAB).next_to(base, DOWN, buff=0.5)
+        # clear of the layer numbers a number under the axis pushed down (round 37)
+        low = [self.bar(l).tick for l in sorted(self.labelled)]
+        low = [m for m in low if m.get_bottom()[1] < CHART_Y - 0.45]
+        if low:
+            # under them (beside one it read as "11 layer")
+            xname.next_to([0, min(m.get_bottom()[1] for m in low), 0], DOWN, buff=0.1,
+                          coor_mask=[0, 1, 0])
         return VGroup(top, base, xname)
 
     # --- stage -----------------------------------------------------------------------------
@@ -1052,7 +1095,9 @@ class AttentionDepthScene(StoryboardScene):
         the bar)."""
         anims, rings = [], []
         for g in groups:
-            parts = [r for r in g[0].family_members_with_points() if r.get_height() > 0.02]
+            # (round 37: a bar of 0.01, SmolLM2's layer 11, is outlined whole)
+            parts = [r for r in g[0].family_members_with_points() if r.get_height() > 0.02] \
+                or g[0].family_members_with_points()
             if not parts:
                 continue
             ring = SurroundingRectangle(VGroup(*parts), buff=0.025, color=T.POINTER,
@@ -1176,10 +1221,13 @@ class AttentionDepthScene(StoryboardScene):
         pair = []
         for j in ticks[::-1]:           # the word's head first, then [CLS]'s (as said)
             h_j = max(range(H), key=lambda h: float(lay.heads[h][j]))
-            if h_j not in [p_[0] for p_ in pair]:
+            # round 37 (a draft's head 8 drawn, never said): only a head the voice names
+            if h_j not in [p_[0] for p_ in pair] and self.says(f"head {int(hid[h_j])} "):
                 pair.append((h_j, j))
         named_h = [p_[0] for p_ in pair]
-        intro = [(h, None) for h in range(H) if h not in named_h][:1]
+        # the head shown first: the one the plan works through, else the first not named
+        worked_h = [] if isinstance(v.worked, Value) else [int(v.worked.head)]
+        intro = [(h, None) for h in worked_h + list(range(H)) if h not in named_h][:1]
         # round 32: the schematic score -> softmax step (per_head teaches it; its /√32 and
         # dim labels were found unexplained and brief) only where a draft's voice says it
         # round 35 (both reviews: query · key -> softmax -> weights never shown with numbers):
@@ -1314,7 +1362,10 @@ class AttentionDepthScene(StoryboardScene):
         top = (st.note.get_bottom()[1] if st.note is not None else TOP_Y - 0.3) - 0.15
         chips_y = min(y_lab + 0.85, top - chips.height / 2)
         table.move_to([mid_x, chips_y - (chips.get_y() - table.get_y()), 0])
-        t_arcs = self.when_said("their mean", t_rows + 3.0)
+        # where the voice does not say "their mean" (a draft's "The arcs show the head-average,
+        # the mean of the 9 heads' rows"), the heads' weights rise just before "arcs show"
+        # (round 37: they came at once and waited 4.5 s, a still)
+        t_arcs = self.when_said("their mean", self.when_said("arcs show", t_rows + 4.7) - 1.7)
         # round 31: the numbers come quickly, so the first head's arcs are drawn while "its
         # own row" is said (they came at the end of the line)
         self.hold_until(t_rows - 0.8)
@@ -1415,6 +1466,14 @@ class AttentionDepthScene(StoryboardScene):
                 nm = VGroup(name[0], nm[1])
             if worked_now:
                 made = self.worked_row(formula, row, t_after)
+                # "... as the video <per_head's title> showed for one head": that head's
+                # weights boxed (round 37: a 3-s still under the title)
+                t_one = self.when_said("as the video", self.time, after=self.time - 0.5)
+                if self.says("as the video") \
+                        and t_after - 0.8 - max(self.time, t_one - 0.3) >= 0.8:
+                    self.hold_until(t_one - 0.3)
+                    self.emphasize(made[1], buff=0.06,
+                                   run_time=min(1.6, t_after - 0.8 - self.time))
             cur, name, lit = row, nm, (h_j, ring)
             rt = min(1.8, t_after - 0.6 - self.time)
             if rt >= 0.8 and j in st.label:
@@ -1463,10 +1522,14 @@ class AttentionDepthScene(StoryboardScene):
             t_avg = self.when_said("head-average", self.time + 0.6)
             self.hold_until(t_avg - 0.4)
             copies = on_word.copy()
+            # round 37 (a reviewer: the row cross-faded into the mean, two rows offset while
+            # fading): each head's number travels, whole, into the mean's place, one after
+            # the other, and goes out there; the mean comes up as the last lands
             self.play(FadeIn(VGroup(*mean_lab[:-1]), rate_func=squish_rate_func(smooth, 0, 0.5)),
-                      *[c.animate(rate_func=squish_rate_func(smooth, 0, 0.7))
-                        .move_to(mean_num).scale(0.6).set_opacity(0) for c in copies],
-                      FadeIn(mean_num, rate_func=squish_rate_func(smooth, 0.7, 1)),
+                      LaggedStart(*[Succession(c.animate(run_time=0.7).move_to(mean_num),
+                                               FadeOut(c, run_time=0.2)) for c in copies],
+                                  lag_ratio=0.07),
+                      FadeIn(mean_num, rate_func=squish_rate_func(smooth, 0.8, 1)),
                       run_time=1.2)
             self.drop(copies)
         else:
@@ -1536,10 +1599,12 @@ class AttentionDepthScene(StoryboardScene):
         t_tie = self.when_said(f"{float(lay.top_word.weight):.2f}", self.mark(4, n))
         early_m = self.num_at(st.nums, self.early_num) \
             if getattr(self, "early_num", None) is not None else None
+        shown = self.decoder_row(early_m) if self.says("sees only itself") else []
+        rest = [x for x in st.nums if x is not early_m and x not in shown]
         self.fill_to(max(self.time + 1.2, t_tie - 1.6), [
-            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in st.nums
-                                                  if x is not early_m],
-                                                lag_ratio=0.1), run_time=t)),
+            (2, lambda t: self.play(LaggedStart(*[FadeInPlace(x) for x in rest],
+                                                lag_ratio=0.1), run_time=t) if rest
+             else self.wait(t)),
             (1, lambda t: self.flash(*thick, run_time=t))])
         # r34 (r33y: a 0.5 s arrow under 0.30, nothing at 0.29): each number boxed, its arc
         # lit, as it is said
@@ -1606,6 +1671,45 @@ class AttentionDepthScene(StoryboardScene):
             st.extra = [st.model]
             st.model = None
 
+    def decoder_row(self, early) -> list:
+        """Round 37 ("bank sees only itself and the tokens before it" over a still row): at
+        "thicker arc" the thickest drawn arc lit; at "decoder" the weights of the focus word
+        and of every column before it come in; at "itself" its own loop and number lit; at
+        "before it" the columns after it (in a decoder: 0) come in, boxed with their tokens.
+        Returns the numbers shown."""
+        st = self.st
+        fx = self.focus_x()
+        before = [m for m in st.nums if m.get_x() <= fx + 0.05 and m is not early]
+        after = [m for m in st.nums if m.get_x() > fx + 0.05]
+        after_labels = [m for m in st.tokens if m.get_x() > fx + 0.05]
+        own = [m for m in st.nums if abs(m.get_x() - fx) < 0.05]
+        t_thick = self.when_said("thicker arc", self.time, after=self.time - 0.5)
+        t_dec = self.when_said("decoder", t_thick + 2.0, after=t_thick)
+        t_self = self.when_said("itself", t_dec + 1.5, after=t_dec)
+        t_bef = self.when_said("before it", t_self + 1.2, after=t_self)
+        if self.says("thicker arc") and t_dec - 0.5 - max(self.time, t_thick - 0.2) >= 0.8:
+            # "A thicker arc means more attention": the thickest drawn arc lit
+            row = self.v.layers[0].row
+            js = [j for j in st.xs if j not in self.v.focus.values]
+            heavy = st.arcs[js.index(max(js, key=lambda j: float(row[j])))]
+            self.hold_until(t_thick - 0.2)
+            self.flash(heavy, run_time=min(1.4, t_dec - 0.5 - self.time))
+        # "... is a decoder": the weights of the focus word and the columns before it
+        self.hold_until(t_dec - 0.3)
+        self.play(LaggedStart(*[FadeInPlace(m) for m in before], lag_ratio=0.1),
+                  run_time=max(0.8, min(1.6, t_self - 0.5 - self.time)))
+        self.hold_until(t_self - 0.3)
+        if own and t_bef - 0.4 - self.time >= 0.8:
+            self.emphasize(*own, buff=0.06, run_time=min(1.4, t_bef - 0.4 - self.time),
+                           extra=[st.arcs[-1].animate(rate_func=there_and_back)
+                                  .set_stroke(T.POINTER)])
+        if after:
+            self.hold_until(t_bef - 0.2)
+            self.play(LaggedStart(*[FadeInPlace(m) for m in after], lag_ratio=0.1),
+                      run_time=0.6)
+            self.emphasize(*after_labels, *after, buff=0.06, run_time=1.4)
+        return before + after
+
     def drop(self, *groups) -> None:
         """Groups that have left, taken off the stage with every member (a member animated
         on its own is on the stage on its own: removing its group leaves it there, unseen)."""
@@ -1630,8 +1734,7 @@ class AttentionDepthScene(StoryboardScene):
         scores = VGroup(*[(Num(w.scores[j], decimals=int(w.score_decimals), size=NUM,
                                color=T.TEXT) if w.scores[j].value is not None
                            else VectorizedPoint()).move_to([st.xs[j], y_s, 0]) for j in js])
-        weights = VGroup(*[Num(w.weights[j], decimals=int(v.decimals), size=NUM,
-                               color=T.WEIGHTS).move_to([st.xs[j], y_w, 0]) for j in js])
+        weights = self.weights(w.weights, y_w)
         # each row named at its left, where there is room (the centred diagram's margin)
         names = VGroup(txt("scores", LAB, T.MUTED), txt("weights", LAB, T.MUTED))
         for m, r in zip(names, (scores, weights)):
@@ -1852,6 +1955,7 @@ class AttentionDepthScene(StoryboardScene):
         between = mids[:-1]
         own = self.own_cues(between)
         n = 3 + len(between) if own else 4
+        ran = False
 
         def step(l, t):
             if chips:
@@ -1867,7 +1971,9 @@ class AttentionDepthScene(StoryboardScene):
         # reshape and its bar grows to the number as it is said
         t1 = self.when_said(f"{float(v.layers[1].sink):.2f}", self.mark(2, n) + 1.0) \
             if L > 1 else self.time
-        if chips and L > 1:
+        if L > 1:
+            # round 37 (SmolLM2's block only relabelled: "fresh queries and keys" asserted):
+            # layer 1's X goes into its block for every model, once
             if note_out:            # the note leaves before the block comes (never on it)
                 self.play(*note_out, run_time=0.5)
             self.play(FadeInPlace(st.block), run_time=0.7)
@@ -1913,6 +2019,10 @@ class AttentionDepthScene(StoryboardScene):
                 if rt >= 0.8:
                     self.light(VGroup(st.bars[l].parts, st.bars[l].val),
                                    run_time=min(2.0, rt))
+        elif not chips and self.run_stops(between):
+            # many layers (SmolLM2's 26) in legs, each ending on a layer the voice names
+            self.run_layers(between + mids[-1:])
+            ran = True
         elif chips and 0 < len(mids) <= 4 and self.n_cues() == 3:
             # "Layers 2, 3 and 4, each reading its own X, put 0.78, 0.75 and 0.82 on them":
             # one sentence: X^(2) rises into the block as it starts, the arcs and bar land
@@ -1933,9 +2043,10 @@ class AttentionDepthScene(StoryboardScene):
         else:
             self.fill_to(self.mark(3, n), [(1, lambda t, l=l: step(l, t)) for l in between]
                          or [(1, lambda t: self.wait(t))])
-        # "Layer 4 is the peak: 0.82": the layer before last, the peak's bar ringed
-        hi = int(v.sink.max.layer)
-        for l in mids[-1:]:
+        # "Layer 4 is the peak: 0.82": the layer before last, its bar ringed (round 37: the
+        # peak's was lit while the voice said layer 28)
+        said_last = mids[-1:]
+        for l in ([] if ran else mids[-1:]):
             t_l = self.when_said(f"{float(v.layers[l].sink):.2f}", self.mark(n - 1, n) + 1.0)
             self.hold_until(max(self.mark(n - 1, n) - 0.15, t_l - 3.0))
             if chips:
@@ -1944,10 +2055,108 @@ class AttentionDepthScene(StoryboardScene):
                 self.hold_until(t_l - 0.6)
                 self.quick_layer(l, 0.9)
         last = []
-        if 0 < hi < L - 1:
-            last.append((1, lambda t: self.light(
-                VGroup(st.bars[hi].parts, st.bars[hi].val), run_time=t)))
+        for l in said_last:
+            last.append((1, lambda t, l=l: self.light(
+                VGroup(st.bars[l].parts, st.bars[l].val), run_time=t)))
         self.fill_to(None, last or [(1, lambda t: self.wait(t))])
+
+    def run_stops(self, between: list) -> list:
+        """The layers of a long run the voice stops at ("... lowest at layer 11: 0.01")."""
+        v = self.v
+        return [l for l in between
+                if self.says(f"at layer {int(v.layers[l].layer)}: {float(v.layers[l].sink):.2f}")]
+
+    def run_layers(self, run: list) -> None:
+        """Round 37 (SmolLM2's layers 2-27 in 5 s, their labels caught half-rolled): the run
+        in legs ("Then layers 2 to 11 ... lowest at layer 11: 0.01. Then layers 12 to 24 ...
+        Layer 28: 0.58"), each starting as the voice names it and landing on its last layer
+        as that layer's number is said; every step switches the header's and the block's
+        indices at once (a counter), reshapes the arcs and grows the bar; the weights leave
+        while it runs and come back at each stop, whose bar is lit until the next leg."""
+        v, st = self.v, self.st
+        stops = self.run_stops(run[:-1]) + run[-1:]
+        start = run[0]
+        for k in stops:
+            leg = [l for l in run if start <= l <= k]
+            t_leg = self.when_said(f"layers {int(v.layers[start].layer)} to", self.time,
+                                   after=self.time - 0.5)
+            t_k = self.when_said(f"{float(v.layers[k].sink):.2f}", t_leg + 0.4 * len(leg),
+                                 after=t_leg)
+            self.hold_until(t_leg - 0.2)
+            step = max(0.3, min(0.9, (t_k - 0.1 - self.time) / len(leg)))
+            self.hold_until(t_k - 0.1 - step * len(leg))
+            said = getattr(self, "_said_val", None)
+            if said is not None:            # the last stop's number leaves as the run goes on
+                self.play(FadeOutPlace(said), run_time=0.3)
+                st.extra = [m for m in st.extra if m is not said]
+                self._said_val = None
+            for i, l in enumerate(leg):
+                self.sweep_layer(l, step, land=i == len(leg) - 1)
+            # a stop whose bar carries no number gets it while it is said (layer 28's 0.58)
+            val = self.said_val(k)
+            if val is not None:
+                self.play(FadeIn(val, shift=UP * 0.1), run_time=0.4)
+                st.extra.append(val)
+                self._said_val = val
+            rt = self.cue_at(self.cue_index_at(self.time) + 1) - 0.3 - self.time
+            if k != run[-1] and rt >= 0.8:
+                self.light(VGroup(st.bars[k].parts, st.bars[k].val), run_time=min(2.0, rt))
+            start = k + 1
+
+    def said_val(self, l: int):
+        """Layer l's share over its bar, for a bar that carries none, where it clears its
+        neighbours' bars and the numbers on the chart; else None."""
+        st = self.st
+        if l in self.labelled or l not in st.bars:
+            return None
+        lay, b = self.v.layers[l], st.bars[l]
+        val = share_val(lay.sink, lay.sink_adds, VAL, int(self.v.decimals))
+        val.next_to(b.parts, UP, buff=0.08)
+        others = [st.bars[k].parts for k in st.bars if k != l] \
+            + [st.bars[k].val for k in st.bars if k in self.labelled]
+        return None if any(overlaps(val, m, 0.04) for m in others) else val
+
+    def cue_index_at(self, t: float) -> int:
+        """The cue being said at scene time t (the last that started by then)."""
+        k = 0
+        for i in range(self.n_cues()):
+            if self.cue_at(i) <= t + 1e-6:
+                k = i
+        return k
+
+    def sweep_layer(self, l: int, t: float, land: bool) -> None:
+        """One step of a run (`run_layers`): the header's and the block's indices switch at
+        once, the arcs reshape and the bar grows over t; the weights leave with the first
+        step and come back with the leg's last (`land`)."""
+        v, st = self.v, self.st
+        lay = v.layers[l]
+        header = self.counter(lay.layer)
+        self.remove(st.counter)
+        self.add(header)
+        st.counter = header
+        block = st.block
+        if block is not None:
+            nb = self.qk_block(lay.layer)
+            nb.shift(block.box.get_center() - nb.box.get_center())
+            self.remove(*block[1:])
+            self.add(*nb[1:])
+            st.block = VGroup(block.box, *nb[1:])
+            st.block.box = block.box
+        arcs = self.arcs(lay.row)
+        anims = [ReplacementTransform(st.arcs, arcs)]
+        if st.nums is not None and len(st.nums):
+            anims.append(FadeOutPlace(st.nums, run_time=min(t, 0.4)))
+        nums = self.weights(lay.row) if land else VGroup()
+        if land:
+            anims.append(FadeIn(nums, shift=UP * ROLL, rate_func=squish_rate_func(smooth, 0.4, 1)))
+        if l not in st.bars:
+            b = st.bars[l] = self.bar(l)
+            anims += self.grow_bar(b)
+        self.play(*anims, run_time=t)
+        if st.nums is not None:
+            self.remove(st.nums)
+        self.add(nums)
+        st.arcs, st.nums, st.layer = arcs, nums, l
 
     def dim_row(self, arcs: float = 0.3) -> list:
         """The arcs and weights on screen fade to a ghost (the row of the layer before, while
@@ -2383,7 +2592,22 @@ class AttentionDepthScene(StoryboardScene):
         block_at = int(st.layer) if st.block is not None and st.layer is not None else None
         st.block = None
         if st.layer != hi:
+            # round 37 (the header said layer 24 under "query, key matrices of layer 28"): what
+            # the layer before left leaves first; the header, arcs and weights go to the peak
+            # as the voice names it ("Back at layer 24, the peak: 0.89"), its bar lit with
+            # its number
+            if gone:
+                self.play(FadeOutPlace(VGroup(*gone)), run_time=0.5)
+                gone = []
+            t_hi = self.when_said(f"layer {int(v.layers[hi].layer)}", self.time,
+                                  after=self.time - 0.5)
+            t_v = self.when_said(f"{float(v.layers[hi].sink):.2f}", t_hi + 1.0, after=t_hi)
+            self.hold_until(t_hi - 0.2)
             self.show_layer(hi, 0.8)
+            if t_v - self.time > 0.5 and hi in st.bars:
+                self.hold_until(t_v - 0.4)
+                self.light(VGroup(st.bars[hi].parts, st.bars[hi].val),
+                           run_time=max(0.9, min(1.6, self.cue_at(1) - 0.2 - self.time)))
         cls = int(v.special[0])
         sink = sink_name(v, ",")
         verb = "are" if len(v.special_tokens.values) > 1 else "is"
@@ -2406,12 +2630,17 @@ class AttentionDepthScene(StoryboardScene):
                 t *= 0.6
             self.play(FadeInPlace(reading), run_time=t)
 
-        self.fill_to(self.mark(1, 2), [
-            (2, swap),
-            (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
-             else self.wait(t)),
-            (1, lambda t: self.emphasize(reading[0], buff=0.04, run_time=t)),
-        ])
+        first = str(v.sink_kind) == "first" and self.says("can see")
+        if first:
+            # round 37 (a 14.5-s still): a decoder's sink passage moves with its voice
+            self.first_token_sink(reading, gone, cls)
+        else:
+            self.fill_to(self.mark(1, 2), [
+                (2, swap),
+                (1, lambda t: self.emphasize(st.label[cls], run_time=t) if cls in st.label
+                 else self.wait(t)),
+                (1, lambda t: self.emphasize(reading[0], buff=0.04, run_time=t)),
+            ])
         # "Layer 5 falls to 0.52, and some goes back to the words": the reading (of the peak)
         # leaves and the block comes back (still the peak's), then the last layer as every
         # layer before it: X^(5) rises into the block, the arcs reshape and the bar grows as
@@ -2456,14 +2685,20 @@ class AttentionDepthScene(StoryboardScene):
         # r34 (both reviews: the caption turned while "SEP gets little" was said): as the
         # voice turns to the last layer
         self.hold_until(max(self.time, t_say - 0.9))
+        mask = getattr(self, "_mask", None)
+        if mask is not None:
+            # the mask leaves (the reading left as it came), the arcs back at full strength
+            reading = mask
+            self._mask = None
+        back = [Transform(st.arcs, self.arcs(v.layers[hi].row))] if mask is not None else []
         if chips:
             st.block = self.qk_block(v.layers[hi].layer)
-            self.play(FadeOutPlace(reading), run_time=0.4)
+            self.play(FadeOutPlace(reading), *back, run_time=0.4)
             self.play(FadeInPlace(st.block), run_time=0.4)
             st.layer = hi
             self.morph_layer(L - 1, t_num)
         else:
-            self.play(FadeOutPlace(reading), run_time=0.4)
+            self.play(FadeOutPlace(reading), *back, run_time=0.4)
             self.hold_until(t_num - 0.6)
             self.show_layer(L - 1, 0.9, bar=True)
         # r34b (r34: the caption gave the fall away before the arcs): with the bar
@@ -2484,6 +2719,89 @@ class AttentionDepthScene(StoryboardScene):
             (1, lambda t: self.emphasize(words, buff=0.08, run_time=t) if len(words)
              else self.wait(t)),
         ])
+
+    def first_token_sink(self, reading, gone, cls: int) -> None:
+        """Round 37 (a decoder's sink passage was a 14.5-s still): "A common reading, not
+        something we measured": the reading comes, its first line boxed as said; "calls the
+        first token a sink": the first token and the chart's key boxed together (every bar
+        is its share); "In a decoder it is the one token that every token after it can see":
+        the arcs fade to a trace and the decoder's causal mask is drawn over the token row,
+        one row per drawn column (each sees itself and the columns left of it), row by row;
+        then the first column, seen by every row, boxed with the first token; "adds no start
+        mark of its own": the first token boxed again (a word of the sentence). The mask
+        stays until the voice turns to the last layer (`_mask`)."""
+        v, st = self.v, self.st
+        t_read = self.when_said("common reading", self.time, after=self.time - 0.5)
+        t_meas = self.when_said("measured", t_read + 1.2, after=t_read)
+        t_sink = self.when_said("a sink", t_meas + 1.5, after=t_meas)
+        t_park = self.when_said("park attention", t_sink + 1.5, after=t_sink)
+        t_dec = self.when_said("in a decoder", t_park + 2.0, after=t_park)
+        t_see = self.when_said("can see", t_dec + 2.0, after=t_dec)
+        t_mark = self.when_said("start mark", t_see + 2.0, after=t_see)
+        if gone:
+            self.play(FadeOutPlace(VGroup(*gone)), run_time=0.5)
+        self.hold_until(t_read - 0.3)
+        self.play(FadeInPlace(reading), run_time=0.8)
+        self.hold_until(t_meas - 0.5)
+        self.emphasize(reading[0], buff=0.04, run_time=max(0.8, min(1.6, t_sink - 0.4 - self.time)))
+        key = st.chart[0][1][0] if st.chart is not None else VGroup()
+        self.hold_until(t_sink - 0.3)
+        labels = [st.label[cls]] if cls in st.label else []
+        self.emphasize(*labels, key, buff=0.08,
+                       run_time=max(0.8, min(1.8, t_park - 0.4 - self.time)))
+        # "... where heads park attention ...": the reading's words for it boxed
+        self.hold_until(t_park - 0.3)
+        self.emphasize(VGroup(*reading[1:]), buff=0.06,
+                       run_time=max(0.8, min(1.8, t_dec - 0.6 - self.time)))
+        # "In a decoder it is the one token that every token after it can see": the reading
+        # (said) leaves, the arcs fade to a trace; the mask is drawn row by row
+        mask = self.causal_mask()
+        cells, col0, lab = mask.cells, mask.col0, mask.lab
+        self.hold_until(t_dec - 0.2)
+        self.play(FadeOutPlace(reading), st.arcs.animate.set_stroke(opacity=0.08),
+                  FadeIn(lab, shift=DOWN * 0.15, rate_func=squish_rate_func(smooth, 0.4, 1)),
+                  run_time=0.7)
+        self.play(LaggedStart(*[GrowFromEdge(r, LEFT) for r in cells], lag_ratio=0.25),
+                  run_time=max(1.2, min(2.6, t_see - 0.1 - self.time)))
+        # "... can see": the first column, in every row, boxed with the first token
+        self.hold_until(t_see - 0.1)
+        self.emphasize(col0, *labels, buff=0.06,
+                       run_time=max(0.9, min(2.0, t_mark - 0.5 - self.time)))
+        if self.says("start mark") and labels:
+            self.hold_until(t_mark - 0.2)
+            self.emphasize(*labels, buff=0.08, run_time=1.2)
+        self._mask = mask
+
+    def causal_mask(self) -> VGroup:
+        """A decoder's causal mask over the token row: one row per drawn column (an ellipsis
+        stands for its tokens), top to bottom in the sentence's order, a bar from the first
+        column to its own (what that token can see: itself and every token before it), its
+        own end brighter; `col0`, the first column's part of every row (the first token,
+        seen by all of them); named above (`lab`)."""
+        st = self.st
+        n = len(st.cols)
+        y_foot = max(m.get_top()[1] for m in st.label.values()) + 0.2
+        dy, h = 0.22, 0.13
+        w = min(0.6, min(b - a for a, b in zip(self.col_x, self.col_x[1:])) - 0.12)
+        x0 = self.col_x[0] - w / 2
+        rows, col0 = VGroup(), VGroup()
+        for r in range(n):
+            y = y_foot + (n - 1 - r) * dy + h / 2
+            bar = Rectangle(width=self.col_x[r] + w / 2 - x0, height=h, stroke_width=0)
+            bar.set_fill(T.TEXT, 0.45).move_to([x0, y, 0], aligned_edge=LEFT)
+            own = Rectangle(width=w, height=h, stroke_width=0).set_fill(T.TEXT, 0.95)
+            own.move_to([self.col_x[r], y, 0])
+            rows.add(VGroup(bar, own))
+            col0.add(Rectangle(width=w, height=h, stroke_width=0, fill_opacity=0)
+                     .move_to([self.col_x[0], y, 0]))
+        lab = txt("a decoder's mask: each row, one token, sees itself and the tokens before it",
+                  LAB)
+        if lab.width > DIAG_RIGHT - DIAG_LEFT:       # show less, not smaller
+            lab = txt("each row, one token, sees itself and the tokens before it", LAB)
+        lab.next_to(rows, UP, buff=0.15).align_to([DIAG_LEFT, 0, 0], LEFT)
+        g = VGroup(lab, rows, col0)
+        g.cells, g.col0, g.lab = rows, col0, lab
+        return g
 
     def beat_deep_heads(self, beat) -> None:
         v, st = self.v, self.st

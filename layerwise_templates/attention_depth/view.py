@@ -25,6 +25,7 @@ class Layer(View):
     total: float
     sink_adds: bool
     parts_sum: float
+    elided: list[list[float]]       # under each "…" the weights left out (columns.py)
 
 
 class Extreme(View):
@@ -54,6 +55,9 @@ class Tie(View):
     swap_sink: float
     swap_adds: bool
     swap_by: str | None
+    old_elided: list[list[float]]
+    new_elided: list[list[float]]
+    swap_elided: list[list[float]]
 
 
 class Top(View):
@@ -89,6 +93,12 @@ class Worked(View):
     scores: list[float | None]      # None: a key the query may not see (a decoder's later ones)
     weights: list[float]
     score_decimals: int
+    elided: list[list[float]]
+
+
+class Columns(View):
+    order: list[int]                # the order the diagram keeps tokens in (columns.py)
+    must: int                       # how many of the first are always kept
 
 
 class Data(View):
@@ -97,6 +107,7 @@ class Data(View):
     tokens: list[str]
     focus: list[int]
     n_focus: int
+    columns: Columns
     special: list[int]
     special_tokens: list[str]
     sink_kind: str                  # "special" ([CLS], [SEP]) or "first" (a decoder's first token)
