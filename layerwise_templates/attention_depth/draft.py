@@ -13,8 +13,9 @@ from layerwise_core.analysis.attention_depth import attention_rows
 from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT,
                                                         direction, moved_by, same_w_old_x)
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
+from layerwise_core.models import weights_read
 
-from .plan import cannot_chart, swap_moved_by, swapped_order
+from .plan import cannot_chart, swap_moved_by, swapped_order, tied
 
 
 
@@ -97,59 +98,136 @@ def extremes(share, between: list[int]) -> tuple[int, int]:
     return (min(between, key=lambda k: share[k]), max(between, key=lambda k: share[k]))
 
 
+MAX_LEG = 10    # layers a run passes before a stop the voice names (round 37: 13 in 4 s)
+
+
+def said_layers(ks: list[int]) -> str:
+    """"layer {..}", or a near-tie "layers {..} and {..}" (placeholders, layer order)."""
+    names = [f"{{data.layers[{k}].layer}}" for k in sorted(ks)]
+    return (f"layer {names[0]}" if len(names) == 1 else
+            "layers " + ", ".join(names[:-1]) + " and " + names[-1])
+
+
+def tie_claims(share, ks: list[int], k: int) -> list[str]:
+    """A near-tie said as one ("lowest, 0.01, at layers 10 and 11"): every other layer of it
+    written, at the voice's 2 decimals, as layer k's share."""
+    v = round(float(share[k]), 2)
+    return [f"data.layers[{j}].sink ~= {v:g} ± 0.005" for j in ks if j != k]
+
+
+def marks(share, between: list[int]) -> dict[int, tuple[str, list[int], int]]:
+    """The run's named stops: the lowest and the highest of `between`, each with the layers
+    written (2 decimals) as it is (a near-tie is said as one, round 37: "lowest at layer 11:
+    0.01" beside layer 10's 0.01); the stop is the tie's last layer (every layer said is on
+    screen by then). {stop: (kind, tied layers, the extreme's own layer)}."""
+    out = {}
+    for kind, k in zip(("lowest", "highest"), extremes(share, between)):
+        ks = tied(share, k, 2, between)
+        out[max(ks)] = (kind, ks, k)
+    return out
+
+
+def split(share, a: int, b: int, kind: str | None) -> list[int]:
+    """The stops of the leg a..b (b last): one when it is at most MAX_LEG layers; else it is
+    split at the layer farthest the other way (its highest before a lowest, its lowest before
+    a highest, else the farthest from b's share), each part three layers or more."""
+    if b - a + 1 <= MAX_LEG:
+        return [b]
+    inner = range(a + 2, b - 2)
+    if kind == "lowest":
+        m, way = max(inner, key=lambda j: share[j]), "highest"
+    elif kind == "highest":
+        m, way = min(inner, key=lambda j: share[j]), "lowest"
+    else:
+        m, way = max(inner, key=lambda j: abs(share[j] - share[b])), None
+    return split(share, a, m, way) + split(share, m + 1, b, kind)
+
+
 def range_sentence(share, between: list[int], last: int) -> str:
     """Many layers between layer 1 and `last` (the one before the last layer): said in legs,
-    each ending on a layer named with its share, the lowest and the highest of the run in
-    layer order (the scene runs each leg and stops there: scene.run_layers); then the rest up
-    to `last`, said with its share (`range_claims` backs lowest and highest)."""
-    lo, hi = extremes(share, between)
-    said = {lo: "lowest", hi: "highest"}
-    text, start = "", between[0]
-
+    each ending on a layer named with its share: the lowest and the highest of the run
+    (`marks`), and where a leg would pass more than MAX_LEG layers, a layer between (`split`:
+    round 37, layers 12-24 ran by at 0.3 s each); then the rest up to `last` (the scene runs
+    each leg and stops there: scene.run_layers; `range_claims` backs lowest and highest)."""
     def span(a: int, b: int) -> str:
         return (f"layer {{data.layers[{b}].layer}}" if a == b else
                 f"layers {{data.layers[{a}].layer}} to {{data.layers[{b}].layer}}")
 
-    for i, k in enumerate(sorted(said)):
-        how = ", one at a time, each reading its own X" if i == 0 else ""
-        text += (f" Then {span(start, k)}{how}. The share is {said[k]} at layer "
-                 f"{{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}.")
+    def leg(a: int, b: int, first: bool) -> str:
+        return f" Then {span(a, b)}" + (", each reading its own X" if first else "")
+
+    def waypoint(k: int) -> str:
+        return f"; layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
+
+    text, start = "", between[0]
+    for k, (kind, ks, ext) in sorted(marks(share, between).items()):
+        for m in split(share, start, k, kind)[:-1]:
+            text += leg(start, m, start == between[0]) + waypoint(m)
+            start = m + 1
+        text += (leg(start, k, start == between[0]) + f". The share is {kind} at "
+                 f"{said_layers(ks)}: {{data.layers[{ext}].sink:.2f}}.")
         start = k + 1
     if start < last:
-        text += (f" Then {span(start, last)}; layer {{data.layers[{last}].layer}}: "
-                 f"{{data.layers[{last}].sink:.2f}}.")
+        for m in split(share, start, last, None):
+            text += leg(start, m, False) + waypoint(m)
+            start = m + 1
     else:
         text += f" Layer {{data.layers[{last}].layer}}: {{data.layers[{last}].sink:.2f}}."
     return text
 
 
 def range_claims(share, between: list[int]) -> list[str]:
-    """The claims behind range_sentence's lowest and highest."""
+    """The claims behind range_sentence's lowest and highest, and their near-ties."""
     a, b = between[0], between[-1]
-    lo, hi = extremes(share, between)
     span = f"data.layers[{a}:{b + 1}].sink"
-    return [f"min({span}) / data.layers[{lo}].sink == 1",
-            f"max({span}) / data.layers[{hi}].sink == 1"]
+    claims = []
+    for kind, ks, ext in sorted(marks(share, between).values()):
+        claims.append(f"{'min' if kind == 'lowest' else 'max'}({span}) / "
+                      f"data.layers[{ext}].sink == 1")
+        claims += tie_claims(share, ks, ext)
+    return claims
 
 
 def profile(share, names: str) -> tuple[str, list[str]]:
-    """The summary's profile of the share on the sink (the first layer's, the highest, the
-    last layer's: the scene lights their bars as said), after "moves with depth:", and its
-    claims."""
+    """The summary's profile of the share on the sink, after "moves from layer to layer": how
+    often it goes up and down from one layer to the next (the plan's `sink.steps`), the
+    lowest, the highest and the last layer's in layer order (the first was said with the
+    arcs, and its bar is numbered), a near-tie said as one (round 37: "goes from 0.06 to
+    0.89" hid the fall to 0.01 and the zig-zag; the scene draws the profile as its steps are
+    said and lights each bar as its share is said), and its claims."""
     L = len(share)
-    hi = int(np.argmax(share))
-    first, last = "{data.layers[0].sink:.2f}", "{data.sink.last:.2f}"
-    claims = [f"data.sink.max.layer == {hi}"]
+    lo, hi = int(np.argmin(share)), int(np.argmax(share))
+    claims = [f"data.sink.max.layer == {hi}", f"data.sink.min.layer == {lo}"]
     if L < 2:
-        return f"its share on {names} is {first}.", claims
-    if hi == 0:
-        text = f"its share on {names} is highest at the start, {first}, and ends at {last}."
-    elif hi == L - 1:
-        text = f"its share on {names} goes from {first} to its highest, {last}, at the end."
+        return f": its share on {names} is {{data.layers[0].sink:.2f}}.", claims[:1]
+    d = np.diff(np.asarray(share, dtype=float))
+    rises, falls = int(np.sum(d > 0)), int(np.sum(d < 0))
+    if rises and falls:
+        how = "goes up {data.sink.steps.rises} times and down {data.sink.steps.falls} times"
+    elif rises:
+        how = "goes up at every step"
+        claims.append("data.sink.steps.falls == 0")
     else:
-        text = (f"its share on {names} goes from {first} to {{data.sink.max.value:.2f}} at "
-                f"layer {{data.sink.max.layer}}, its highest, then {last}.")
-    return text, claims
+        how = "goes down at every step"
+        claims.append("data.sink.steps.rises == 0")
+    groups = {}
+    for kind, k in (("lowest", lo), ("highest", hi)):
+        ks = tied(share, k, 2)
+        if k == hi and lo in groups and hi in groups[lo][1]:
+            continue                        # every layer written alike: one point
+        groups[k] = (kind, ks)
+        claims += tie_claims(share, ks, k)
+    seen = {j for _, ks in groups.values() for j in ks}
+    parts = [(min(ks), f"{kind}, {{data.layers[{k}].sink:.2f}}, at {said_layers(ks)}")
+             for k, (kind, ks) in groups.items()]
+    if L - 1 not in seen:
+        parts.append((L, "ends at {data.sink.last:.2f}"))
+    said = [p for _, p in sorted(parts)]
+    # "is" once ("It is lowest, 0.01, at ..., highest, 0.89, at ..., and ends at 0.47")
+    said[0] = "is " + said[0]
+    listed = (said[0] if len(said) == 1 else " and ".join(said) if len(said) == 2 else
+              ", ".join(said[:-1]) + ", and " + said[-1])
+    return f": its share on {names} {how}. It {listed}.", claims
 
 
 def spoken(tok: str) -> str:
@@ -200,12 +278,18 @@ def build(c: Context) -> Draft:
             f"the mean of the "
             f"{{data.n_heads}} heads' rows; it adds up to {{data.layers[0].total:.0f}}."
             f"{several} A thicker arc means more attention. ")
-    # the model's kind, said once: an encoder's arcs also reach the tokens after the word
+    # the model's kind, said once: an encoder's arcs also reach the tokens after the word;
+    # a decoder named as measured (round 37: "SmolLM2-135M" for SmolLM2-135M-Instruct read
+    # at 4 bits, the file the package ships: the plan's `weights`, the footer's name)
+    w_read = weights_read(t.meta.get("source"), t.spec.display or t.spec.name)
+    w_read = w_read if w_read and w_read.get("bits") else None
+    measured = "{data.weights.name}, at {data.weights.bits} bits"
     if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
         text += f"{t.spec.display or t.spec.name} reads both ways: {said} also looks ahead. "
     elif t.spec.kind == "decoder":
-        text += (f"{t.spec.display or t.spec.name} is a decoder: {said} sees only itself "
-                 f"and the tokens before it. ")
+        text += (f"{measured}, is a decoder: {said} sees only itself and the tokens before "
+                 f"it. " if w_read else f"{t.spec.display or t.spec.name} is a decoder: {said} "
+                 f"sees only itself and the tokens before it. ")
     if tie:
         text += (f"The arcs to another word and to {first_in} nearly tie: "
                  f"{{data.layers[0].top_word.token}} gets "
@@ -274,9 +358,11 @@ def build(c: Context) -> Draft:
     # sink: at the peak (said in `depth` when it is the layer before last), the reading; then
     # the last layer
     named = len(between) > 3 and hi in extremes(share, between)
+    # a near-tie at the top (a second sentence's 0.96 at layers 20 and 24): not "the peak"
+    # (it could not be told from the other at 2 decimals)
+    peak = "the peak, layer" if tied(share, hi, 2) == [hi] else "layer"
     text = ("A common reading" if said_peak else
-            f"Back at the peak, layer {{data.sink.max.layer}}: {{data.layers[{hi}].sink:.2f}}. "
-            f"A common reading" if named else
+            f"Back at {peak} {{data.sink.max.layer}}. A common reading" if named else
             f"The share on {names_then} peaks at "
             f"layer {{data.sink.max.layer}}: "
             f"{{data.layers[{hi}].sink:.2f}} of the row of {said}. A common reading")
@@ -284,8 +370,8 @@ def build(c: Context) -> Draft:
              f"attention when they have nothing to gather.")
     if rows["sink_kind"] == "first":
         # why the first token, said as the structure it is (the causal mask), not measured
-        text += (f" In a decoder it is the one token that every token after it can see; "
-                 f"{t.spec.display or t.spec.name} adds no start mark of its own.")
+        text += (" In a decoder it is the one token that every token after it can see; "
+                 "this model adds no start mark of its own.")
     claims = [f"data.sink.max.layer == {hi}"] + on_first
     if L >= 2 and hi != L - 1:
         text += (f" Layer {{data.layers[{L - 1}].layer}} falls to "
@@ -293,8 +379,8 @@ def build(c: Context) -> Draft:
         claims.append(f"data.layers[{L - 1}].sink / data.sink.max.value < 1")
     beats.append(Beat(
         "sink", ["sink"],
-        f"The peak, layer {{data.sink.max.layer}}: {names_short} as a \"sink\" is a reading, "
-        f"not a measurement.",
+        f"{peak[0].upper() + peak[1:]} {{data.sink.max.layer}}: {names_short} as a \"sink\" "
+        f"is a reading, not a measurement.",
         text, expect=claims))
 
     # why: layer 1's own matrices fed the old X and the new X
@@ -357,11 +443,12 @@ def build(c: Context) -> Draft:
         text += "."
         claims.append("data.tie.layer == 1")
     else:
-        # round 37 ("moves with depth" alone was thin): the profile the chart shows, its
-        # first, highest and last bars lit as said
+        # round 37 ("moves with depth" alone was thin; then "goes from 0.06 to 0.89" hid the
+        # fall to 0.01): the profile the chart shows, its steps up and down, its first,
+        # lowest, highest and last bars lit as said
         said_p, claims = profile(share, names_short)
-        text += (f"In short, for this one sentence, the row of {said} moves with depth: "
-                 + said_p)
+        text += f"In short, for this one sentence, the row of {said} moves from layer to layer" \
+            + said_p
         claims += on_first
     beats.append(Beat(
         "summary", ["summary"],
