@@ -80,7 +80,7 @@ BOTTOM = -2.95                  # above the caption
 GAP = T.PROBE_SENSE             # the gap's bars and numbers: the sense signal, a colour of its
                                 # own (round 34b: white was also the shared move's)
 GAP_BAR = 14                    # the gap bars' stroke width on their own chart
-GAP_BAR_THIN = 6                # ... and between two curves
+GAP_BAR_THIN = 9                # ... and between two curves (round 37: 6 read as hairlines)
 
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
 SIDE_GAP = 0.55                 # between the PCA plane and its side column
@@ -950,7 +950,7 @@ class BankDriftScene(StoryboardScene):
         heights = offsets(v.similarity.baseline, [0.0] * len(v.states))
         # every curve moves at once, paced to end as "at the output ..." is said
         avail = self.said(M.ADJUSTED_ENDS) - self.time
-        f = max(0.6, min(1.0, avail / 3.3))
+        f = max(0.6, min(1.4, avail / 4.2))
         self.play(Create(heights), run_time=0.5 * f)
         hangs = [heights.copy() for _ in v.curves]
         self.play(*[Transform(h, offsets(raw(c), c.adjusted)) for h, c in zip(hangs, v.curves)],
@@ -976,6 +976,13 @@ class BankDriftScene(StoryboardScene):
         self.remove(*hangs, heights)
         # (round 33: the axis now reads what the moved curves are)
         self.retitle(chart, "cosine − baseline")
+        # "... each then reads how far its cosine sits above the unrelated tokens' mean": the
+        # moved curves lit over the baseline while that is said (round 37: a 3-s still frame)
+        left = self.said(M.ADJUSTED_ENDS) - self.time
+        if left > 1.0:
+            self.play(*[Indicate_(chart.curves[f"adj{k}"], 1.0) for k in range(len(v.curves))],
+                      Indicate_(chart.curves["baseline"], 1.0),
+                      run_time=min(2.5, left - 0.3))
         # "at the output the money bank still ends farther away": the adjusted curves' ends
         # lit as it is said (round 37: their numbers are gone: the river bank's adjusted end,
         # 0.76, read as the money bank's raw 0.76 said before; the axis is read instead)
@@ -1849,6 +1856,11 @@ class BankDriftScene(StoryboardScene):
         across = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0])
         up = min(plane.get_top()[1] - o[1], o[1] - plane.get_bottom()[1])
         half = max(0.8, 0.9 * min(across, up / np.sin(np.radians(tilt))))
+        # (round 37) PC1's name and its share, right of its end, stop short of the side column
+        # (a narrower gap now: at 26 "PC1 38%" met its first line)
+        reserve = (txt("PC1", SIZE).width + 0.12 + 0.08
+                   + Num(pr.explained_percent[0], decimals=0, size=SIZE, suffix="%").width)
+        half = max(0.8, min(half, plane.get_right()[0] + SIDE_GAP - 0.2 - reserve - o[0]))
         axis1 = Line(o - half * RIGHT, o + half * RIGHT, color=T.POINTER, stroke_width=3)
         axis1.rotate(np.radians(tilt), about_point=o)
         half2 = max(0.8, 0.9 * up)
