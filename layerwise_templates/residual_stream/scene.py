@@ -39,7 +39,8 @@ from . import moments as M
 from .moments import DIVIDES, SHRINKS
 from .plan import FOLD_COS
 from .scene_intro import IntroBeats, _arrow, _box
-from .scene_parts import ASIDE, BAR_W, DIP, ML, S, BarsTo, GrowInTurn, StreamPanels, X_l, appear
+from .scene_parts import (ASIDE, BAR_W, DIP, ML, S, TALL_H, BarsTo, GrowInTurn, StreamPanels,
+                          X_l, appear)
 from .scene_summary import SummaryBeats
 from .view import Data
 
@@ -469,6 +470,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # for the step (add_step): no plane on stage for the seconds before
         if not (which == "attn" and alone and self.named(SHRINKS)):
             self.ensure_plane()
+        self.chart_home()
         self.ensure_chart()
         self.clear_stage(keep=("a",))
         note = self.copy_note(which, self.layer) if alone else None
@@ -740,6 +742,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if left and self.chart is not None and getattr(self, "chart_hidden", False):
             self.axis_unseen(left[-1]["stage_out"])     # the bars come back on the leg's axis
         if not bars_only:
+            self.chart_home()                 # (a bars-only leg before it made them taller)
             # the last beat's pieces leave as the plane and the bars come back, in one play
             # (round 35: the stage stood empty ~1.5 s after the shares' chart)
             gone = [FadeOutPlace(self.shown.pop(k)) for k in list(self.shown) if k != "tag"]
@@ -1132,8 +1135,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                                                       size=T.TYPE.label),
                      txt("to", T.TYPE.label), Num(self.v.layers[b].layer, decimals=0,
                                                   size=T.TYPE.label))
-        if bars_only:           # the stage above the bars is free: the tag in its middle
-            tag.move_to(UP * 1.2)
+        if bars_only:           # the stage above the bars is free: the tag over them
+            tag.move_to(UP * 2.15)
         else:
             tag.move_to(TAG_AT).align_to(TAG_AT + LEFT * 1.3, LEFT)
         # (a bars-only leg's tag is its own slot: the plane's legs after it start their own
@@ -1142,6 +1145,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put(slot, tag, anim=appear(tag), run_time=0.4)
         self.update_footer({"layer": b})
         draw = self.sweep_bars if bars_only else self.advance_together
+        if bars_only and self.chart is not None and self.chart_h < TALL_H:
+            # (round 37: the bars 1.5 high under an empty upper half) taller, every layer
+            self.chart_close(0, run_time=1.0, h=TALL_H)
         if ending:          # the leg with the largest update (a draft's): named after it
             until = self.said(M.LARGEST) if self.named(M.LARGEST) else \
                 (end - LAST_HOLD if self.beat.get("cues") else self.time + 4.0)

@@ -37,6 +37,7 @@ GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest 
 # (the journey's narration: 'the last few X's')
 CHART_W, CHART_H = 11.6, 1.5     # taller bars (round 20: "bigger bars"): the plane sits higher
 CLOSE_H = 3.9              # a short leg on the bars alone: the chart this tall, its layers wide
+TALL_H = 3.0               # a long leg on the bars alone: every layer, this tall (under its tag)
 CLOSE_BAR = 0.62           # ... each trio this share of the widened slot's trio (gaps for labels)
 # a layer's three bars side by side, X's narrow (it is tall), its two updates wide enough at
 # 480p to tell lilac from orange; the three span 0.31 of a layer's 0.355 slot
@@ -688,8 +689,9 @@ class StreamPanels:
             key[1].next_to(key[0], RIGHT, buff=(0.3 if big else 0.45) * KEY_SCALE)
             # one line in both layouts (review 26: two rows touched the plane's frame)
             key[2].next_to(key[1], RIGHT, buff=(0.3 if big else 0.45) * KEY_SCALE)
-            key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.14)
-            key.align_to(self.chart_origin + LEFT * 0.1, LEFT)   # inside the frame, over the bars
+            key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.06)
+            # inside the frame, over the bars, clear of the top tick's number on its left
+            key.align_to(self.chart_origin + RIGHT * 0.05, LEFT)
             self.key_layouts[big] = [e.get_center().copy() for e in key]
         # (round 37: "layer" over a 0-30 axis whose last bar is X^(30)) the index l: |X^(l)|
         # (the key) and layer l's two updates; the axis ends at X^(L)'s slot
@@ -832,16 +834,18 @@ class StreamPanels:
         for e, c in zip(self.chart_key, self.key_layouts[getattr(self, "plane_big", False) is True]):
             e.move_to(c + UP * (h - CHART_H))
 
-    def chart_close(self, lo: int, run_time: float, back: bool = False) -> None:
+    def chart_close(self, lo: int, run_time: float, back: bool = False,
+                    h: float = CLOSE_H) -> None:
         """The bar chart closes in on slots `lo` to L (a short leg on the bars alone: its
-        layers wide enough for their lengths to be written at their bars, CLOSE_H tall), or
-        (`back`) opens out again to every layer: one glide, everything moving."""
+        layers wide enough for their lengths to be written at their bars), `h` tall (lo 0:
+        every layer, taller), or (`back`) opens out again to every layer at its own height:
+        one glide, everything moving."""
         full = (CHART_W - 0.6) / (self.L + 1)
-        if not back:
-            self.close_lo = float(lo)
         lo1 = 0.0 if back else float(lo)
-        h1 = CHART_H if back else CLOSE_H
-        k1 = 1.0 if back else CLOSE_BAR * (CHART_W - 0.6) / (self.L + 1 - lo1) / full
+        if lo1 > 0:
+            self.close_lo = lo1
+        h1 = CHART_H if back else h
+        k1 = 1.0 if lo1 == 0 else CLOSE_BAR * (CHART_W - 0.6) / (self.L + 1 - lo1) / full
         lo0, h0, k0 = self.chart_lo, self.chart_h, self.bar_k
 
         def glide(m, a):
@@ -853,7 +857,20 @@ class StreamPanels:
         self.play(UpdateFromAlphaFunc(self.bar_group, glide),
                   *[Animation(m) for m in (self.chart, self.tick_labels, *keys)],
                   run_time=run_time)
-        self.chart_closed = not back
+        self.chart_closed = lo1 > 0
+
+
+    def chart_home(self) -> None:
+        """The chart back in its own view (every layer, CHART_H tall) for a beat that shares
+        the stage with it (the plane, the columns): at once while it is off stage, else in one
+        glide."""
+        if self.chart is None or (self.chart_lo == 0 and self.chart_h == CHART_H):
+            return
+        if getattr(self, "chart_hidden", False):
+            self.chart_view(0.0, CHART_H, 1.0)
+            self.chart_closed = False
+        else:
+            self.chart_close(0, run_time=0.8, back=True)
 
 
 class GrowInTurn(Animation):

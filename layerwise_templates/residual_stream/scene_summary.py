@@ -29,6 +29,7 @@ class SummaryBeats:
         self.ensure_tokens()
         self.hide_plane()
         self.clear_stage()             # the last beat's pieces leave before the bars return
+        self.chart_home()
         self.ensure_chart()
         d, v = self.data, self.v
         L_ = T.TYPE.label
@@ -234,6 +235,7 @@ class SummaryBeats:
         self.ensure_tokens()
         self.hide_plane()          # the columns say it; the plane left with the journey
         self.clear_stage()
+        self.chart_home()
         self.ensure_chart()
         d, v = self.data, self.v
         ident = d["identity"]
