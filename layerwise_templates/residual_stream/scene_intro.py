@@ -668,8 +668,12 @@ class IntroBeats:
             b_lab.next_to(vec(t), UP, buff=0.12)
         turn.to = 0.0
         b_lab.next_to(vec(0.0), UP, buff=0.12)
-        tag = txt("an illustration: the lengths drawn equal", ASIDE, T.TEXT)
-        tag.move_to([1.6, 1.0, 0]).align_to([0.7, 0, 0], LEFT)
+        # (two lines at the aside size: one ran off the frame)
+        tag = VGroup(txt("an illustration:", ASIDE, T.TEXT),
+                     txt("the lengths drawn equal", ASIDE, T.TEXT)
+                     ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        tag.move_to([1.6, 1.15, 0]).align_to([0.7, 0, 0], LEFT)
+        self.keep_inside(tag)
         read = VGroup(txt("cos = 1: the same direction", L_, T.TEXT),
                       txt("cos = 0: a right angle", L_, T.TEXT)
                       ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
