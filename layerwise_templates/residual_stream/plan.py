@@ -269,6 +269,11 @@ def _num(value: float, where: str, decimals: int | None = None) -> dict:
     return {"value": stable(value, d, where), "decimals": d}
 
 
+def _deg(cos: float) -> float:
+    """The angle (degrees) whose cosine is `cos`."""
+    return math.degrees(math.acos(max(-1.0, min(1.0, float(cos)))))
+
+
 def _shown_sum(*shown: dict) -> dict:
     """The sum of numbers as they are shown (61.4 + 32.3 = 93.7, what a viewer adds up), with
     the most decimals among them: exact in decimal, so no float-noise check applies."""
@@ -535,6 +540,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "min_later": _num(float(later_cos.min()), "direction.min_later", 2),
         "min_later_layer": int(np.argmin(later_cos)) + (1 if L > 1 else 0),
         "max_later": _num(float(later_cos.max()), "direction.max_later", 2),
+        # the same turns in degrees: the smallest (max_later's) and the largest (min_later's)
+        "deg_min_later": _num(_deg(later_cos.max()), "direction.deg_min_later", 0),
+        "deg_max_later": _num(_deg(later_cos.min()), "direction.deg_max_later", 0),
         "first": _num(float(cos_next[0]), "direction.first", 2),
         # the angle X turns through, first to last (cos(X^(0), X^(L)))
         "cos_first_last": _num(float(unit_x[0] @ unit_x[-1]), "direction.cos_first_last", 2),
@@ -595,7 +603,11 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "from_layer": 1 if L > 1 else 0,
                   "x_last_in": _num(c["x"][-1], "copies.x_last_in"),
                   "x_last_about": _about(c["x"][-1], "copies.x_last_about"),
-                  "last_layer": L - 1}
+                  "last_layer": L - 1,
+                  # the copy before its gain, X / rms(X): sqrt(d_model) long for every X (its
+                  # spread over the layers ~0): the copies' spread is the gain g's
+                  "unit": _num(max(c["unit"]), "copies.unit", 1),
+                  "unit_spread": _num(max(c["unit"]) - min(c["unit"]), "copies.unit_spread", 3)}
 
     tokens = []
     for i, tok in enumerate(t.tokens):
