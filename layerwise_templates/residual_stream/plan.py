@@ -601,8 +601,11 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "min": _num(c["copy"][lo], "copies.min", 1), "min_layer": lo,
                   "max": _num(c["copy"][hi], "copies.max", 1), "max_layer": hi,
                   "from_layer": 1 if L > 1 else 0,
-                  "x_last_in": _num(c["x"][-1], "copies.x_last_in"),
-                  "x_last_about": _about(c["x"][-1], "copies.x_last_about"),
+                  # |X^(L-1)| read from the bars' own number (copy_norms' c["x"][-1] is the
+                  # same length summed in another order: 1e-13 apart under other CPUs' kernels,
+                  # which broke the "same |X^(29)| on the bars and here" claim's == 0)
+                  "x_last_in": _num(x_norms[L - 1]["value"], "copies.x_last_in"),
+                  "x_last_about": _about(x_norms[L - 1]["value"], "copies.x_last_about"),
                   "last_layer": L - 1,
                   # the copy before its gain, X / rms(X): sqrt(d_model) long for every X (its
                   # spread over the layers ~0): the copies' spread is the gain g's
