@@ -30,6 +30,7 @@ import numpy as np
 from layerwise_core.analysis.residual_stream_copies import copy_norms
 from layerwise_core.analysis.projection import captured, pca_plane
 from layerwise_core.analysis.robust import error_bound
+from layerwise_core.analysis.similarity import angle_deg
 from layerwise_core.analysis.updates import attention_to, outlier_token, update_sizes
 from layerwise_core.analysis.vectors import positions, stream_stages
 from layerwise_core.errors import LayerwiseError
@@ -267,11 +268,6 @@ def _num(value: float, where: str, decimals: int | None = None) -> dict:
     if near_boundary(value, d):
         d += 1
     return {"value": stable(value, d, where), "decimals": d}
-
-
-def _deg(cos: float) -> float:
-    """The angle (degrees) whose cosine is `cos`."""
-    return math.degrees(math.acos(max(-1.0, min(1.0, float(cos)))))
 
 
 def _shown_sum(*shown: dict) -> dict:
@@ -541,8 +537,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "min_later_layer": int(np.argmin(later_cos)) + (1 if L > 1 else 0),
         "max_later": _num(float(later_cos.max()), "direction.max_later", 2),
         # the same turns in degrees: the smallest (max_later's) and the largest (min_later's)
-        "deg_min_later": _num(_deg(later_cos.max()), "direction.deg_min_later", 0),
-        "deg_max_later": _num(_deg(later_cos.min()), "direction.deg_max_later", 0),
+        "deg_min_later": _num(angle_deg(later_cos.max()), "direction.deg_min_later", 0),
+        "deg_max_later": _num(angle_deg(later_cos.min()), "direction.deg_max_later", 0),
         "first": _num(float(cos_next[0]), "direction.first", 2),
         # the angle X turns through, first to last (cos(X^(0), X^(L)))
         "cos_first_last": _num(float(unit_x[0] @ unit_x[-1]), "direction.cos_first_last", 2),
