@@ -32,12 +32,12 @@ TYPED = {
     ("extend", "turn_away"): (5, "At first sight"),
     ("baseline", "unrelated"): (0, "unrelated tokens"),
     ("baseline", "baseline_peak"): (2, "It rises from"),
-    ("baseline", "base_falls"): (2, "then falls"),
-    ("baseline", "mostly"): (2, "is mostly"),             # round 36
-    ("baseline", "falls_far"): (4, "the money bank falls"),
-    ("baseline", "subtract"): (3, "Subtract it"),
-    ("baseline", "adjusted_ends"): (4, "At the output"),
-    ("baseline", "rises"): (4, "on that last step"),
+    ("baseline", "base_falls"): (3, "That fall"),           # round 37: its own sentence
+    ("baseline", "mostly"): (3, "nearly as large"),
+    ("baseline", "falls_far"): (5, "the money bank falls"),
+    ("baseline", "subtract"): (4, "Subtract the baseline"),
+    ("baseline", "adjusted_ends"): (5, "At the output"),
+    ("baseline", "rises"): (5, "on that last step"),
     ("drift", "cloud"): (0, "Take all"),
     ("drift", "directions"): (2, "PCA, principal"),
     ("drift", "plane"): (2, "projects every state"),
@@ -51,30 +51,37 @@ TYPED = {
     ("split", "one_arrow"): (1, "One arrow"),
     ("split", "mean_start"): (1, "mean start"),
     ("split", "mean_end"): (1, "mean end"),
-    ("split", "own_start"): (1, "drawn from each"),
-    ("split", "own"): (2, "own arrow"),
-    ("split", "inset"): (2, "seen magnified"),            # round 36
-    ("split", "half"): (2, "under half as long"),
-    ("split", "shared_sum"): (3, "Why all three"),
-    ("split", "not_measured"): (3, "not measured"),
-    ("split", "ways"): (4, "The bars fill"),
-    # round 35: the closing on the gap's chart alone; round 36: recalled, with the caveat
+    ("split", "own_start"): (2, "drawn again"),
+    ("split", "own"): (3, "own arrow runs"),
+    ("split", "inset"): (3, "magnified here"),            # round 36
+    ("split", "full"): (4, "In all"),                     # round 37
+    ("split", "half"): (4, "under half as long"),
+    ("split", "shared_sum"): (5, "Why all three"),
+    ("split", "not_measured"): (5, "not measured"),
+    ("split", "ways"): (6, "The plane shows"),
+    ("split", "lies_in"): (7, "The shared arrow lies"),   # round 37: one shadow at a time
+    ("split", "lies_off"): (8, "Each own arrow points"),
+    ("split", "net"): (9, "So the net moves"),
+    # round 35: the closing on the gap's chart alone; round 36: recalled, with the caveat;
+    # round 37: both results, the move split's on its bars
     ("answer", "close_gap"): (0, "for this one pair"),
-    ("answer", "close_flat"): (0, "up to X two"),
-    ("answer", "close_end"): (0, "at the output"),
+    ("answer", "close_end"): (0, "the same-sense bank"),
+    ("answer", "close_last"): (0, "most of it"),
     ("answer", "close_shared"): (1, "both river sentences"),
+    ("answer", "close_move"): (2, "And all three banks"),
+    ("answer", "close_off"): (2, "what sets them apart"),
     ("gap", "gap_defined"): (0, "Take the gap"),
     ("gap", "near_curve"): (0, "sentence three's cosine"),   # round 36
     ("gap", "far_curve"): (0, "minus sentence two's"),
     ("gap", "bars"): (0, "a bar at every"),
-    ("gap", "widest"): (3, "its widest"),
+    ("gap", "widest"): (4, "its widest"),
     ("gap", "cancels"): (1, "baseline cancels"),
     ("gap", "together"): (2, "Up to X"),
     ("gap", "opens"): (3, "From X three"),
-    ("gap", "gap_end"): (3, "at the output"),
-    ("gap", "caveat"): (4, "one pair per sense"),
-    ("gap", "shared"): (4, "both river sentences"),
-    ("gap", "position"): (4, "position works against"),
+    ("gap", "gap_end"): (4, "At the output"),              # round 37: its own sentence
+    ("gap", "caveat"): (5, "one pair per sense"),
+    ("gap", "shared"): (5, "both river sentences"),
+    ("gap", "position"): (5, "position works against"),
 }
 
 
@@ -82,13 +89,13 @@ TYPED = {
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
     ("tokens", "space_mark"): (1, "The mark"),
-    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "its length"),
+    ("embedding", "numbers"): (0, "of zero:"), ("embedding", "length"): (0, "its length"),
     ("embedding", "alone"): (1, "alone"),
     ("plane", "states"): (0, "states"), ("plane", "spread"): (1, "PCA picks"),
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (4, "bars"),
     ("copies", "formula"): (0, "rotated"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"), ("direction", "turns"): (0, "does change"),
-    ("direction", "most"): (2, "layers 24 and 29"), ("direction", "apart"): (3, "the turns add up"),
+    ("direction", "most"): (3, "24 and 29"), ("direction", "apart"): (4, "the turns add up"),
     # the draft's direction beat (its own id: it says less, the turns named at sentence 2)
     ("turns", "turns"): (0, "does change"), ("turns", "most"): (0, ""),
     ("turns", "apart"): (2, "the turns add up"),
@@ -115,18 +122,17 @@ TYPED_STREAM = {
     # one middle layer to scale (the video's `zoom`; the draft's `zoom_mid`)
     ("zoom", "z_x"): (0, "Here is one"), ("zoom_mid", "z_x"): (0, "Here is one"),
     ("zoom", "z_reads"): (1, "It reads"), ("zoom_mid", "z_reads"): (1, "It reads"),
-    ("journey_late", "among"): (0, ""),
     ("journey0", "among"): (0, ""), ("journey1", "among"): (0, ""),
-    # round 36: the late leg's walk starts as its FFN lengths start being read
-    ("journey_late", "ffn_read"): (1, "layer 23 adds"),
+    # round 36: the late leg's walk starts as its FFN lengths start being read (round 37: on
+    # the bars alone, up close, `journey_bars`)
+    ("journey_late", "ffn_read"): (1, "Layer 23's"),
     ("journey0", "ffn_read"): (0, ""), ("journey1", "ffn_read"): (0, ""),
     ("zoom", "z_attn"): (2, "Attention adds"), ("zoom", "z_ffn"): (2, "feed-forward network adds"),
     ("zoom", "z_angle"): (2, "each at its true angle"), ("zoom", "z_next"): (3, "Both steps"),
     ("zoom_mid", "z_attn"): (2, "attention adds"),
     ("zoom_mid", "z_ffn"): (2, "feed-forward network adds"),
     ("zoom_mid", "z_angle"): (3, "true angle"), ("zoom_mid", "z_next"): (4, "Both steps"),
-    ("journey_late", "dips"): (0, ""), ("journey_late", "reach"): (0, ""),
-    ("journey_late", "close"): (0, ""),
+    ("journey_late", "reach"): (0, ""), ("journey_early", "ffn_read"): (0, ""),
     ("journey0", "dips"): (0, ""), ("journey0", "reach"): (0, ""),
     ("journey0", "close"): (0, ""),
     ("journey1", "dips"): (0, ""), ("journey1", "reach"): (0, ""),
@@ -178,7 +184,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
                ("layer1", "divides"): "attn_out", ("layer1", "shrinks"): "attn_out",
                "journey_last": "journey_last", "journey2": "journey_last",
                "journey_early": "journey_bars", "journey_middle": "journey",
-               "journey_late": "journey", "journey0": "journey", "journey1": "journey",
+               "journey_late": "journey_bars", "journey0": "journey", "journey1": "journey",
                "sizes": "sizes", "sink": "sink", "identity": "identity",
                "zoom": "zoom", "zoom_mid": "zoom"}
 
@@ -238,10 +244,10 @@ def test_a_silent_plan_does_not_wait_as_before(cache_dir):
     sb, _ = prepare_plan(load_storyboard(BANK), cache_dir)
     b = next(b for b in sb.beats if b.id == "gap")
     d = beat_json(b, sb.words_per_minute)
-    assert d["moments"]["gap_end"]["cue"] == 3 and d["moments"]["gap_end"]["at"] > 0
+    assert d["moments"]["gap_end"]["cue"] == 4 and d["moments"]["gap_end"]["at"] > 0
     scene = Beat(d)
     scene.time = 40.0
-    assert scene.said("gap_end") == typed(scene, 3, "at the output") == 40.0
+    assert scene.said("gap_end") == typed(scene, 4, "At the output") == 40.0
 
 
 def board(moments: str, narration: str = "Here is the flat plane, its two axes. All take the same path. "

@@ -41,8 +41,7 @@ def build(c: Context) -> Draft:
                         f"{{data.curves[{k}].raw[-1]:.2f}}.")
     beats = [Beat(
         "extend", ["similarity"],
-        f"Cosine of '{word}' in the first sentence with '{word}' in each other sentence, from "
-        "the embedding to the output",
+        f"Cosine of '{word}' in sentence 1 with each other sentence's, embedding to output",
         f"To ask how context moves the word {said} apart, take it in {{len(sentences)}} sentences. From X zero, the embedding, to "
         f"X {integer_words(L)}, the "
         f"output, we take the cosine between its state in the first sentence and in each of "
@@ -119,7 +118,10 @@ def build(c: Context) -> Draft:
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane"})
     # the split: its own beat (and chapter marker) since round 32; round 35: each arrow's
-    # shadow drawn where it points on the plane, bars of the full lengths filled to it
+    # shadow drawn where it points on the plane, bars of the full lengths filled to it; round
+    # 37: one arrow at a time seen casting its shadow, said as it fills its bar
+    flat = d["shared_shown"] > 0.5                  # the shared arrow mostly in the plane
+    upright = all(x < 0.5 for x in d["own_shown"])  # every own arrow mostly off it
     beats_split = Beat(
         "split", ["split"],
         "The move split: the arrow all share, and each one's own",
@@ -131,21 +133,31 @@ def build(c: Context) -> Draft:
         + " Why they share it is not measured here."
         + (" The own arrows point different ways: two ends lie farther apart than any own "
            "arrow is long." if apart else "")
-        + " The bars fill to each arrow's shadow, its projection onto the plane."
-        + (f" So the layers move every {said} mostly along a path all share."
-           if shared_most else ""),
+        + " The plane shows each arrow's shadow, its projection onto the plane."
+        + (" The shared arrow lies mostly in the plane." if flat
+           else " The shared arrow lies mostly off the plane.")
+        + (" Each own arrow points mostly off the plane." if upright
+           else " The own arrows' shadows fill their bars.")
+        + (" So the net moves of all {len(sentences)} are mostly the shared arrow."
+           if shared_most else " So the shared arrow is only part of each net move."),
         expect=([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
-                if shared_most else [])
+                if shared_most else
+                [f"data.projection.shared_move / data.projection.own_part <= {SHARED:g}"])
         + ([f"max(data.projection.full_end_distances) - data.projection.own_part > 0"]
-           if apart else []),
+           if apart else [])
+        + [f"data.projection.shared_shown {'>' if flat else '<='} 0.5"]
+        + ([f"data.projection.own_shown[{k}] < 0.5" for k in range(n)] if upright else []),
         moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
                  M.MEAN_END: "mean end",
                  M.OWN_START: "own start", M.OWN: "own arrow", M.INSET: "own arrow",
-                 M.HALF: "at most",
+                 M.FULL: "at most", M.HALF: "at most",
                  M.SHARED_SUM: "Why they share",
                  M.NOT_MEASURED: "not measured",
-                 M.WAYS: "The bars fill"})
+                 M.WAYS: "The plane shows",
+                 M.LIES_IN: "The shared arrow lies",
+                 M.LIES_OFF: "Each own arrow" if upright else "The own arrows' shadows",
+                 M.NET: "So the"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:
@@ -196,23 +208,41 @@ def build(c: Context) -> Draft:
                  M.POSITION: "position"}))
     beats.append(beats_drift)
     beats.append(beats_split)
-    # (round 35) the closing, on the gap's chart alone, as the shipped storyboard's; (round 36)
-    # said as what was measured, with the shared word's caveat, not as "what tells them apart"
-    flat = (f"within {{data.gap.small:.3f}} of zero up to X {integer_words(g['together'])}, "
-            if g["together"] > 0 else "at X zero {data.gap.first:.3f}, ")
+    # (round 35) the closing, on the gap's chart, as the shipped storyboard's; (round 36)
+    # said as what was measured, with the shared word's caveat, not as "what tells them apart";
+    # (round 37) then the move split's result, on its bars
+    flat_gap = (f"within {{data.gap.small:.3f}} of zero up to X {integer_words(g['together'])}, "
+                if g["together"] > 0 else "at X zero {data.gap.first:.3f}, ")
+    late = g["last"] > 0 and g["last_step"] / g["last"] > 0.5
+    off = hidden and upright
     beats.append(Beat(
         "answer", ["answer"],
         "The answer, for these sentences",
-        "So, for these sentences, the gap is " + flat + "and at the output {data.gap.last:.3f}"
-        + (", its widest." if widest else ".") + " Each curve is one pair of sentences"
+        "So, for these sentences, the gap is " + flat_gap + "and at the output {data.gap.last:.3f}"
+        + (", its widest" if widest else "")
+        + (", most of it gained on the last step." if late
+           else "; the last step adds {data.gap.last_step:.3f} to it.")
+        + " Each curve is one pair of sentences"
         + (f"; the first and the {nth[near + 1]} sentence both contain the word {shared[0]}."
-           if shared else "."),
+           if shared else ".")
+        + (" And all {len(sentences)} make mostly the same net move" if shared_most
+           else " And each net move is only partly the arrow all share")
+        + ("; what sets them apart lies mostly off the plane." if off
+           else "; the bars show how much of each arrow lies on the plane."),
         expect=early_expect + ([f"data.gap.widest == {L}"] if widest else [])
-        + ([f"len(data.gap.shared) == {len(shared)}"] if shared else []),
+        + ([f"len(data.gap.shared) == {len(shared)}"] if shared else [])
+        + (["data.gap.last > 0", "data.gap.last_step / data.gap.last > 0.5"] if late else [])
+        + ([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
+           if shared_most else
+           [f"data.projection.shared_move / data.projection.own_part <= {SHARED:g}"])
+        + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)]
+           + [f"data.projection.own_shown[{k}] < 0.5" for k in range(n)] if off else []),
         moments={M.CLOSE_GAP: "So, for these",
-                 M.CLOSE_FLAT: "within" if g["together"] > 0 else "at X zero",
                  M.CLOSE_END: "at the output",
-                 M.CLOSE_SHARED: "both contain" if shared else "at the output"}))
+                 M.CLOSE_LAST: "most of it" if late else "the last step adds",
+                 M.CLOSE_SHARED: "both contain" if shared else "one pair",
+                 M.CLOSE_MOVE: "And all" if shared_most else "And each",
+                 M.CLOSE_OFF: "what sets them" if off else "the bars show"}))
     notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "
              f"{[round(float(x), 3) for x in d['curves'][k]['raw']]}" for k in range(K)]
     notes.append(f"gap (sentence {near + 2} minus {far + 2}): "

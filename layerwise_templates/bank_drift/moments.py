@@ -31,7 +31,12 @@ MEAN_START, MEAN_END, PATH_TOGETHER = "mean_start", "mean_end", "path_together" 
 SHARED_SUM = "shared_sum"       # the answer: the shared arrow, lit as it is said
 NOT_MEASURED = "not_measured"   # "why they share it is not measured here": said on screen too
 ONE_ARROW = "one_arrow"         # "one arrow all three banks share": the mean start, the arrow grows
-INSET = "inset"                 # (round 36, optional) "seen magnified": the X^(L) corner's box
+INSET = "inset"                 # (round 36) "magnified here": the X^(L) corner's box
+# (round 37) "In all 384 coordinates": the own arrows' full lengths as bars (the box leaves);
+# "the shared arrow lies nearly in the plane": its shadow, drawn side-on, fills its bar;
+# "each own arrow points mostly off the plane": one own arrow's shadow, then every own fill;
+# "so the net moves ... mostly the shared arrow": the shared arrows and their bar lit
+FULL, LIES_IN, LIES_OFF, NET = "full", "lies_in", "lies_off", "net"
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")
@@ -39,10 +44,12 @@ SHARED, POSITION = "shared", "position"     # the gap's caveats, one at a time
 # (round 36, each optional) the near curve, the far curve, then the bars, each as it is named;
 # "its widest": a line from the last bar's top back over the others
 NEAR_CURVE, FAR_CURVE, BARS, WIDEST = "near_curve", "far_curve", "bars", "widest"
-# answer (round 35: the closing, on the gap's chart alone): the gap named (its bars rise),
-# its early flat part (the band), its end (the last bar and its number)
-CLOSE_GAP, CLOSE_FLAT, CLOSE_END = "close_gap", "close_flat", "close_end"
-CLOSE_SHARED = "close_shared"   # (round 36, optional) the shared word underlined in the key
+# answer (round 35: the closing, on the gap's chart): the gap named, its end (the last bar and
+# its number), (round 37) the part of it the last step adds; the shared word underlined in the
+# key; then the split's bars: the move all three share, and the parts off the plane
+CLOSE_GAP, CLOSE_END, CLOSE_LAST = "close_gap", "close_end", "close_last"
+CLOSE_SHARED = "close_shared"
+CLOSE_MOVE, CLOSE_OFF = "close_move", "close_off"
 
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, STARTS, SAME_TOKEN, SAME_POS, MONEY_END,
@@ -51,9 +58,9 @@ BY_SHOW = {
                  FALLS_FAR),
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
                    OFF_PLANE),
-    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, INSET, HALF,
-              SHARED_SUM, NOT_MEASURED, WAYS),
+    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, INSET, FULL, HALF,
+              SHARED_SUM, NOT_MEASURED, WAYS, LIES_IN, LIES_OFF, NET),
     "gap": (GAP_DEFINED, NEAR_CURVE, FAR_CURVE, BARS, CANCELS, TOGETHER, OPENS, GAP_END, WIDEST,
             CAVEAT, SHARED, POSITION),
-    "answer": (CLOSE_GAP, CLOSE_FLAT, CLOSE_END, CLOSE_SHARED),
+    "answer": (CLOSE_GAP, CLOSE_END, CLOSE_LAST, CLOSE_SHARED, CLOSE_MOVE, CLOSE_OFF),
 }

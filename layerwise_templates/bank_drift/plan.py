@@ -261,6 +261,7 @@ def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
             **{k: projection[k] for k in ("depth_distance", "sentence_distance", "end_shown",
                                           "full_depth_distance", "output_norm",
                                           "full_end_distances", "shared_move", "own_part",
+                                          "shared_shown", "own_shown",
                                           "own_angles_deg", "other_move_range", "answer")}}
 
 
@@ -299,9 +300,28 @@ def gap(curves: list[dict], base) -> dict:
                                     - (curves[near]["raw"][-2] - base[-2])),
             "last_fall_far": float((curves[far]["raw"][-2] - base[-2])
                                    - (curves[far]["raw"][-1] - base[-1])),
+            # (round 37) how much of the gap the last layer adds: the closing says "most of it
+            # on the last step" against this
+            "last_step": float(values[-1] - values[-2]) if len(values) > 1 else 0.0,
+            # (round 37) the gap after the flat start said as multiples of X^(0)'s: the states
+            # between stay under `mid_times` times it, the output is over `last_times` times it
+            **multiples(values, together),
             # every tick labelled, a tenth apart (0.1 was drawn unlabelled between 0 and 0.2)
             "y_range": [lo, hi],
             "y_ticks": [round(lo + 0.1 * i, 2) for i in range(int(round((hi - lo) / 0.1)) + 1)]}
+
+
+def multiples(values: list[float], together: int) -> dict:
+    """The gap after its flat start as whole multiples of the flat part's width (`small`):
+    `mid_times`, the least whole number the states after X^(together) and before the output
+    stay under (0 when there are none), and `last_times`, the largest the output's gap is
+    over (0 when it is not over the width once)."""
+    small = float(max(abs(v) for v in values[:together + 1]))
+    mid = values[together + 1:-1]
+    if small <= 0:
+        return {"mid_times": 0, "last_times": 0}
+    return {"mid_times": int(math.floor(max(mid) / small)) + 1 if mid else 0,
+            "last_times": max(0, int(math.floor(values[-1] / small)))}
 
 
 def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:

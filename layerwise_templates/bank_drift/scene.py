@@ -10,29 +10,34 @@ arrangement of beats renders. What beats share is a `Stage` the handlers read an
 
 Beats (each optional, in storyboard order):
 - `similarity`: the raw cosine curves, point by point, a number under every state.
-- `baseline`: the baseline (mean cosine of unrelated tokens) drawn dashed; each curve is then
-  moved down by it (raw - baseline), its numbers turning into the adjusted ones.
+- `baseline`: the raw curves' numbers leave; the baseline (mean cosine of unrelated tokens)
+  drawn dashed with its own row; its last fall beside the money curve's, as bars; each curve
+  then moved down by it (raw - baseline), the last step of each lit with its change.
 - `gap`: the curve ending highest minus the curve ending lowest, state by state, as thin bars
   between the lit curves (the adjusted ones after `baseline`); the baseline added back, both
   curves rise onto the raw ones with their bars (it cancels); then the chart becomes the gap's
-  own, the bars standing on zero, with a row of numbers; then the caveats.
+  own, the bars standing on zero, with a row of numbers (and, where the voice says them, lines
+  at the multiples of the flat start's width that the later bars stay under or pass); then the
+  caveats.
 - `projection`: every state first as seen along two of the model's own coordinates, then moved
   onto one PCA plane (about half the frame; axes PC1, PC2 said in one line and kept on screen
   with their shares, a grid square of one unit), the three paths drawn in one stroke (X^(0)
   and X^(L) named); how far one other end lies from the reference's end, in the plane and in
   the full space.
 - `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
-  the sentences share and each one's own, each drawn on the plane where its shadow points
-  (the own arrows' corner also magnified in a box, its factor written, where the storyboard
-  says so); beside it, bars of their full lengths to one scale, each filled to its shadow's
-  share.
-- `answer`: the closing on the gap's chart, recalled whole at once (not redrawn): the band
-  where it stays small, its last bar and number, the shared word underlined, as each is said.
+  the sentences share (one, then its copies) and each one's own, each drawn on the plane where
+  its shadow points (their corner magnified in the empty side column, its factor written,
+  gone before the lengths are compared); beside it, bars of their full lengths to one scale;
+  then one arrow at a time seen side-on over the plane, casting the shadow that fills its bar.
+- `answer`: both results, each on its picture: the gap's chart, recalled whole at once (not
+  redrawn): its last bar and number, the part the last step added, the shared word
+  underlined; then the split's bars, recalled whole: the shared move, the parts off the plane.
   (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,7 +48,7 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Ani
                    Rectangle,
                    Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, ValueTracker, always_redraw,
-                   GrowFromEdge, Succession, linear, smooth, squish_rate_func)
+                   GrowFromEdge, Rotate, Succession, linear, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -56,23 +61,30 @@ from . import moments as M
 from scenes.animations import DimPlace
 from .view import Data
 
-SIZE = 22                       # every label and number, tick labels too (20 read as 12 px)
+SIZE = 26                       # every label and number, tick labels too: ~16 px of cap height
+                                # (round 37: 22 read as 12-13 px, under the 16 px asked of
+                                # secondary text)
 NOTE_SIZE = 26                  # (round 36) a drawing's scale and the gap axis's name: read
                                 # as 9-10 px at 22 (rotated, or grey)
-KEY_SIZE = T.LABEL_SIZE         # 22: the sentences' key, the only key to the colours
+KEY_SIZE = SIZE                 # the sentences' key, the only key to the colours (round 37:
+                                # at 22 it read as 11-12 px under the title)
 MATH = 1.35 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) well above the 8 px floor
 PLANE_MATH = 1.15 * MATH        # the PCA plane's state labels: larger, read off the paths
 PLOT_WIDTH = 9.1
 NAME_WIDTH = 2.6                # the row-label column left of the plot
-ROW_STEP = 0.36
+ROW_STEP = 0.42                 # (round 37: 0.36 at the larger labels' size left rows touching)
+BELOW_AXIS = 1.24               # from a chart's axis to its first row's bottom, and the margin
+                                # over the caption: the X^(l) labels, the row's own height
 TOP = 3.05                      # below the title
 BOTTOM = -2.95                  # above the caption
 GAP = T.PROBE_SENSE             # the gap's bars and numbers: the sense signal, a colour of its
                                 # own (round 34b: white was also the shared move's)
 GAP_BAR = 14                    # the gap bars' stroke width on their own chart
-GAP_BAR_THIN = 6                # ... and between two curves
+GAP_BAR_THIN = 9                # ... and between two curves (round 37: 6 read as hairlines)
 
 LABEL_ROOM = 0.7                # left of the PCA plane: its state labels
+SIDE_GAP = 0.55                 # between the PCA plane and its side column
+PLANE_MIN = 5.4                 # the PCA plane's least width (a longer key leaves that beat)
 BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
 WORD_GAP = 0.15                 # between a word and a number in one line (0.09 read "all3banks")
@@ -144,7 +156,8 @@ class CosineChart(VGroup):
     """Axes over the states, X^(l) tick labels, and room for rows of numbers under them."""
 
     def __init__(self, v: Data, top: float, height: float, width: float = PLOT_WIDTH,
-                 y_range=None, y_ticks=None, left: float | None = None, ticks: bool = True):
+                 y_range=None, y_ticks=None, left: float | None = None, ticks: bool = True,
+                 named_ends: bool = False):
         super().__init__()
         n = len(v.states) - 1
         lo, hi = y_range or v.axes.y_range.values
@@ -158,6 +171,8 @@ class CosineChart(VGroup):
                                     for t in ticks_y], size=SIZE)
         a = self.ax.axes
         self.ax.remove(self.ax.x_labels)            # the ticks are X^(l), not bare numbers
+        # (round 37: in the text's colour; grey on the dark grid read as low contrast)
+        self.ax.y_labels.set_color(T.TEXT)
         labels = [math(s.math.value, MATH, T.TEXT).next_to(a.c2p(s.layer.value, lo), DOWN,
                                                             buff=0.14) for s in v.states]
         for m in labels:
@@ -174,6 +189,17 @@ class CosineChart(VGroup):
             self.x_math.shift(DOWN * (first.get_top()[1] - low.get_bottom()[1] + 0.08))
         if ticks:
             self.add(self.x_math)
+        # (round 37) the first and last states named in words beside their labels, on the
+        # line the labels stand on: "embedding" left of X^(0), "output" right of X^(L)
+        self.ends_named = VGroup()
+        if ticks and named_ends:
+            first = labels[0]
+            emb = txt("embedding", SIZE, T.TEXT).next_to(first, LEFT, buff=0.22)
+            out = txt("output", SIZE, T.TEXT).next_to(labels[-1], RIGHT, buff=0.22)
+            if low is not None and touching(emb, low, 0.06):    # (under the lowest tick)
+                emb.shift(DOWN * (emb.get_top()[1] - low.get_bottom()[1] + 0.06))
+            self.ends_named.add(emb, out)
+            self.add(self.ends_named)
         x_left = -7.11 + T.EDGE + NAME_WIDTH if left is None else left
         self.shift(RIGHT * (x_left - a.get_left()[0]) + UP * (top - a.get_top()[1]))
         self.rows: dict[str, VGroup] = {}
@@ -390,6 +416,21 @@ class BankDriftScene(StoryboardScene):
             return None
         return glyph_span(glyphs, text, end, end + len(rest))
 
+    def named_later(self, k: int, said: dict):
+        """(round 37) The glyphs the opening underlines in sentence k's line of the key as
+        "with river after it" is said: the first word sentence k shares with sentence 1
+        (plan gap.shared) that comes after its focus word and that the voice names in `said`
+        (a cue); else every word after the focus word (round 36 underlined "of the river
+        flooded" for "river")."""
+        glyphs, text, word = self.key_line(k)
+        at = text.find(word)
+        spoken = str(said.get("text", "")).lower()
+        for w in (x.value for x in self.v.gap.shared):
+            i = text.lower().find(w.lower(), at + len(word)) if at >= 0 else -1
+            if i >= 0 and w.lower() in spoken:
+                return glyph_span(glyphs, text, i, i + len(w))
+        return self.later_glyphs(k)
+
     def word_glyphs(self, k: int, word: str):
         """The glyphs of `word` in sentence k's line of the key (its first whole-word
         occurrence in the shown window), or None."""
@@ -410,7 +451,7 @@ class BankDriftScene(StoryboardScene):
     def pair_key(self, k: int) -> VGroup:
         """Sentence i against sentence j, in words and the sentences' colours ("1 vs 2")."""
         i, j = self.v.curves[k].pair.values
-        return inline(txt(f"{i + 1}", SIZE, self.colors[i]), txt("vs", SIZE, T.MUTED),
+        return inline(txt(f"{i + 1}", SIZE, self.colors[i]), txt("vs", SIZE, T.TEXT),
                       txt(f"{j + 1}", SIZE, self.colors[j]))
 
     def curve_color(self, k: int):
@@ -423,14 +464,14 @@ class BankDriftScene(StoryboardScene):
         st = self.stage
         if st.chart is None:
             top = self.content_top() - 0.15
-            # adjusted rows replace the raw ones; and the baseline's row
-            # (the gap has a chart of its own: no row of it here)
-            n_rows = len(self.v.curves) + 1
-            height = top - (BOTTOM + 0.6 + ROW_STEP * n_rows)
+            # at most one row per curve at a time: the raw rows leave as the baseline comes,
+            # its row then in their place (the gap has a chart of its own: no row of it here)
+            n_rows = len(self.v.curves)
+            height = top - (BOTTOM + BELOW_AXIS + ROW_STEP * (n_rows - 1))
             g = self.v.gap
             chart = CosineChart(self.v, top, max(1.6, min(3.4, height)),
                                 y_range=g.cos_range.values if zoom else None,
-                                y_ticks=list(g.cos_ticks) if zoom else None)
+                                y_ticks=list(g.cos_ticks) if zoom else None, named_ends=True)
             head = txt("cosine", SIZE, T.TEXT).next_to(chart.ax.y_labels, UP, buff=0.12)
             head.align_to(chart.ax.y_labels, LEFT)
             chart.add(head)
@@ -449,7 +490,7 @@ class BankDriftScene(StoryboardScene):
                                       at + d + np.array([0.13, 0.06, 0]), color=T.TEXT,
                                       stroke_width=2.5) for d in (DOWN * 0.055, UP * 0.055)])
                 note = tight(inline(txt("axis zoomed: it starts at", SIZE, T.TEXT),
-                                    Num(g.cos_range[0], decimals=1, size=SIZE, color=T.MUTED),
+                                    Num(g.cos_range[0], decimals=1, size=SIZE, color=T.TEXT),
                                     txt(", not 0", SIZE, T.TEXT)))
                 note.next_to(a, UP, buff=0.12).align_to(a, RIGHT)
                 chart.zoom_marks = VGroup(gap, slash, note)
@@ -479,7 +520,7 @@ class BankDriftScene(StoryboardScene):
             chart.zoom_marks = None
         run_time = max(0.6, run_time - 0.6)
         # (round 34: the rescale says itself, where the zoom's note was, while it happens)
-        full = txt("axis now full: from 0 to 1", SIZE, T.MUTED)
+        full = txt("axis now full: from 0 to 1", SIZE, T.TEXT)
         full.next_to(new.axes, UP, buff=0.12).align_to(new.axes, RIGHT)
         anims = [Transform(old.axes, new.axes), FadeInPlace(full)]
         for name, (segs, dots) in chart.curves.items():
@@ -515,6 +556,9 @@ class BankDriftScene(StoryboardScene):
     def number_row(self, chart: CosineChart, key, label: str, values, color,
                    decimals: int = 2) -> VGroup:
         y = chart.next_row_y()
+        # (round 37: the baseline's grey digits read as low contrast: its row in the text's
+        # colour, its key the grey dashes)
+        color = T.TEXT if color == T.MUTED else color
         nums = VGroup(*thinned([Num(val, decimals=decimals, size=SIZE, color=color)
                                 .move_to([chart.p(s, 0)[0], y, 0])
                                 for s, val in enumerate(values)], chart.stride))
@@ -629,7 +673,7 @@ class BankDriftScene(StoryboardScene):
         arc = Arc(radius=0.45 * r, start_angle=0, angle=max(rad, 1e-3), arc_center=o,
                   color=T.MUTED, stroke_width=2)
         mid = o + 0.62 * r * np.array([np.cos(rad / 2), np.sin(rad / 2), 0.0])
-        theta = txt("θ", SIZE, T.MUTED).move_to(mid + np.array([0.12, 0, 0]))
+        theta = txt("θ", SIZE, T.TEXT).move_to(mid + np.array([0.12, 0, 0]))
         if deg < 16:            # (a shut angle has no room for its name: it fades)
             theta.set_opacity(max(0.0, (deg - 6.0) / 10.0))
         return VGroup(arrow, arc, theta)
@@ -649,8 +693,8 @@ class BankDriftScene(StoryboardScene):
         moving = self.angle_at(float(self.v.curves[0].angle_deg[-1]), self.curve_color(0))
         big = 28                # (its text larger than the labels: alone on the stage)
         note = VGroup(txt("cosine of the angle θ", big, T.TEXT),
-                      txt("1: same direction", big, T.MUTED),
-                      txt("(lengths drawn equal)", big, T.MUTED)
+                      txt("1: same direction", big, T.TEXT),
+                      txt("(lengths drawn equal)", big, T.TEXT)
                       ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         note.next_to(o, LEFT, buff=0.6).align_to(o + UP * 0.05, DOWN)
         panel = VGroup(ref, moving, note)
@@ -677,8 +721,8 @@ class BankDriftScene(StoryboardScene):
         x_m = o[0] + r + 0.5
         y_m = o[1] + 0.35 * r
         track = Line([x_m, y_m, 0], [x_m + track_w, y_m, 0], color=T.MUTED, stroke_width=2)
-        ends_lab = VGroup(txt("0", big, T.MUTED).next_to(track.get_start(), DOWN, buff=0.12),
-                          txt("1", big, T.MUTED).next_to(track.get_end(), DOWN, buff=0.12))
+        ends_lab = VGroup(txt("0", big, T.TEXT).next_to(track.get_start(), DOWN, buff=0.12),
+                          txt("1", big, T.TEXT).next_to(track.get_end(), DOWN, buff=0.12))
         name = txt("cos θ", big, T.TEXT).next_to(track, UP, buff=0.2).align_to(track, LEFT)
 
         def fill_now() -> Line:
@@ -736,7 +780,7 @@ class BankDriftScene(StoryboardScene):
         both = said_both is not None and said_both < axis_cue
         under = VGroup()
         for k in range(n):                               # "a river bank, a money bank, ..."
-            later = self.later_glyphs(k) if both and k == n - 1 else None
+            later = self.named_later(k, cues[said_both]) if both and k == n - 1 else None
             if later is not None:
                 under = Underline(later, buff=0.06, color=self.colors[k], stroke_width=4)
             extra = [] if later is None else [
@@ -793,6 +837,15 @@ class BankDriftScene(StoryboardScene):
         chart = self.raw_curves(paced=False)
         v = self.v
         self.hold_until_moment(M.UNRELATED)
+        # (round 37) the raw curves' rows have been read: they leave as the baseline comes
+        # (its row takes their place; three rows under the chart reached the caption)
+        rows = [chart.rows.pop(name) for name in list(chart.rows)]
+        if rows:
+            # (dimmed out, not faded out: a fade's removal of a part of the chart would break
+            # the chart up into loose pieces; then taken out of the chart)
+            self.play(*[DimPlace(r, 0.0) for r in rows], run_time=0.4)
+            for r in rows:
+                chart.remove(r)
         # the unrelated tokens' cosines lie far below the raw curves: the axis widens first
         self.widen(chart, run_time=self.stretch(M.BASELINE_PEAK, 1.2, cap=2.0))
         def note(full: bool) -> VGroup:
@@ -858,8 +911,8 @@ class BankDriftScene(StoryboardScene):
         labs = VGroup(
             inline(txt("money fall", NOTE_SIZE, self.curve_color(drop)),
                    Num(od.raw_fall, decimals=2, size=NOTE_SIZE, color=self.curve_color(drop))),
-            inline(txt("baseline fall", NOTE_SIZE, T.MUTED),
-                   Num(od.baseline_fall, decimals=2, size=NOTE_SIZE, color=T.MUTED)))
+            inline(txt("baseline fall", NOTE_SIZE, T.TEXT),
+                   Num(od.baseline_fall, decimals=2, size=NOTE_SIZE, color=T.TEXT)))
         labs[0].next_to(big[0], LEFT, buff=0.2).align_to(big[0], UP)
         labs[1].next_to(labs[0], DOWN, buff=0.12).align_to(labs[0], RIGHT)
         # (round 36: a larger size, in the text's colour: it read as 10 px in grey)
@@ -875,6 +928,8 @@ class BankDriftScene(StoryboardScene):
         self.play(bfall.animate.move_to(fall.get_bottom() + UP * bfall.height / 2),
                   run_time=max(0.8, min(1.6, 0.6 * (self.said(M.SUBTRACT) - self.time))))
         self.hold_until_moment(M.SUBTRACT)
+        # (round 37: the caption says what the chart now shows, not the beat's question)
+        self.sub_caption("Each curve minus the baseline, state by state")
         self.play(FadeOutPlace(falls), run_time=0.3)
         self.remove(*falls.get_family())
         # the rows of numbers have been read and leave (no number turns into another in
@@ -895,7 +950,7 @@ class BankDriftScene(StoryboardScene):
         heights = offsets(v.similarity.baseline, [0.0] * len(v.states))
         # every curve moves at once, paced to end as "at the output ..." is said
         avail = self.said(M.ADJUSTED_ENDS) - self.time
-        f = max(0.6, min(1.0, avail / 3.3))
+        f = max(0.6, min(1.4, avail / 4.2))
         self.play(Create(heights), run_time=0.5 * f)
         hangs = [heights.copy() for _ in v.curves]
         self.play(*[Transform(h, offsets(raw(c), c.adjusted)) for h, c in zip(hangs, v.curves)],
@@ -921,22 +976,19 @@ class BankDriftScene(StoryboardScene):
         self.remove(*hangs, heights)
         # (round 33: the axis now reads what the moved curves are)
         self.retitle(chart, "cosine − baseline")
-        # "at the output the money bank still ends farther away": each adjusted curve's end
-        # gets its number once, right of its last dot, and the two are boxed as it is said
+        # "... each then reads how far its cosine sits above the unrelated tokens' mean": the
+        # moved curves lit over the baseline while that is said (round 37: a 3-s still frame)
+        left = self.said(M.ADJUSTED_ENDS) - self.time
+        if left > 1.0:
+            self.play(*[Indicate_(chart.curves[f"adj{k}"], 1.0) for k in range(len(v.curves))],
+                      Indicate_(chart.curves["baseline"], 1.0),
+                      run_time=min(2.5, left - 0.3))
+        # "at the output the money bank still ends farther away": the adjusted curves' ends
+        # lit as it is said (round 37: their numbers are gone: the river bank's adjusted end,
+        # 0.76, read as the money bank's raw 0.76 said before; the axis is read instead)
         self.hold_until_moment(M.ADJUSTED_ENDS)
-        labels = VGroup()
-        for k, c in enumerate(v.curves):
-            lab = Num(c.adjusted[-1], decimals=2, size=SIZE, color=self.curve_color(k))
-            lab.next_to(chart.curves[f"adj{k}"][1][-1], RIGHT, buff=0.15)
-            for other in labels:                # (two ends close together: one steps aside)
-                if overlaps(lab, other, pad=0.04):
-                    lab.next_to(other, DOWN if lab.get_y() < other.get_y() else UP, buff=0.06)
-            labels.add(lab)
-        head = VGroup()         # (round 33: the axis's name says what they are)
-        box = SurroundingRectangle(labels, color=T.POINTER, buff=0.06, stroke_width=2.5)
+        labels, head, box = VGroup(), VGroup(), VGroup()
         left = self.beat_start + self.beat_end(beat) - self.time
-        self.play(FadeInPlace(labels), run_time=0.5)
-        self.play(Create(box), run_time=0.5)
         rises = M.RISES in (self.beat.get("moments") or {})
         if rises:
             left = self.said(M.RISES) - self.time
@@ -971,7 +1023,9 @@ class BankDriftScene(StoryboardScene):
                 # (the number lit while the voice says it, up to the next one)
                 lit = (self.said(M.FALLS_FAR) if sign > 0 else
                        self.beat_start + self.beat_end(beat)) - self.time - 0.2
-                self.play(seg.animate.set_stroke(width=3), Indicate_(num, 1.0),
+                # (its glyphs flash, not its dark backing: a lit backing read as a grey box)
+                glyphs = VGroup(*num.submobjects[1:]) if self.step_labels_backed else num
+                self.play(seg.animate.set_stroke(width=3), Indicate_(glyphs, 1.0),
                           run_time=max(0.5, min(2.5, lit)))
             head.add(*steps)
         self.adopt(chart, labels, head, box)
@@ -1022,7 +1076,10 @@ class BankDriftScene(StoryboardScene):
         # the key moves aside: the plane takes the full height, from under the title to the
         # caption (round 35: about half the frame, it was 43 % of its width)
         top = TOP
-        height, width = top - BOTTOM, 8.2
+        # (round 37: the key at its larger size still fits the side column: the plane gives up
+        # the width it needs, down to PLANE_MIN wide)
+        fit = 7.11 - T.EDGE - legend.width - 0.05 - SIDE_GAP - (-7.11 + T.EDGE + LABEL_ROOM)
+        height, width = top - BOTTOM, min(8.2, max(PLANE_MIN, fit))
         unit = min(width / (x1 - x0), height / (y1 - y0))
         plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
                             x_length=unit * (x1 - x0), y_length=unit * (y1 - y0),
@@ -1030,9 +1087,9 @@ class BankDriftScene(StoryboardScene):
                                                    "stroke_opacity": 0.45},
                             axis_config={"stroke_opacity": 0, "stroke_width": 0})
         # room left of the plane for the state labels, which sit outside the paths
-        plane.move_to([-7.11 + T.EDGE + LABEL_ROOM + plane.width / 2, top - plane.height / 2,
-                       0])
-        side_x = plane.get_right()[0] + 0.7
+        plane.move_to([-7.11 + T.EDGE + LABEL_ROOM + plane.width / 2,
+                       top - (top - BOTTOM) / 2, 0])
+        side_x = plane.get_right()[0] + SIDE_GAP
         # the key, moved (not faded) to the top of the side column
         self.stage.legend_home = legend.get_center().copy()
         if legend.width <= 7.11 - T.EDGE - side_x:
@@ -1057,9 +1114,9 @@ class BankDriftScene(StoryboardScene):
         ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         head.move_to([side_x + head.width / 2, top - head.height / 2, 0])
         # the plane's two axes, named as the voice names them
-        pc = VGroup(txt("PC1", SIZE, T.MUTED).next_to(plane, DOWN, buff=0.08)
+        pc = VGroup(txt("PC1", SIZE, T.TEXT).next_to(plane, DOWN, buff=0.08)
                     .align_to(plane, RIGHT),
-                    txt("PC2", SIZE, T.MUTED).rotate(np.pi / 2)
+                    txt("PC2", SIZE, T.TEXT).rotate(np.pi / 2)
                     .next_to(plane, LEFT, buff=0.08))
         xy = pr.xy.raw
         dots = VGroup(*[Dot(plane.c2p(*xy[c][0]), radius=0.09 - 0.02 * c, color=col)
@@ -1242,6 +1299,8 @@ class BankDriftScene(StoryboardScene):
             pass
         pca = Pca()
         pca.plane, pca.back, pca.trails, pca.dots, pca.start = plane, back, trails, dots, start
+        pca.end = end_label
+        pca.scale = VGroup(scale_back, scale_bar)
         pca.names = [*pc[2:], end_label, scale_bar]      # (labels the split's moves avoid)
         pca.read = [side, seg]
         pca.left, pca.top = head.get_left()[0], head.get_top()[1]
@@ -1263,8 +1322,8 @@ class BankDriftScene(StoryboardScene):
         short = None
         if note is not None and any(x.get_fill_opacity() > 0.05
                                     for x in note.family_members_with_points()) and \
-                overlaps(new, note, pad=0.1):
-            short = inline(txt("dashed:", SIZE, T.TEXT), txt("baseline", SIZE, T.MUTED))
+                overlaps(new, note, pad=0.5):       # (round 37: or nearly: read as one line)
+            short = inline(txt("dashed:", SIZE, T.TEXT), txt("baseline", SIZE, T.TEXT))
             short.move_to(note).align_to(note, RIGHT)
         half = max(0.2, run_time / 2)
         # out: dimmed to nothing in place (a removal mid-chart would break the chart up)
@@ -1288,9 +1347,12 @@ class BankDriftScene(StoryboardScene):
         """The move split into the arrow all sentences share (their mean X^(0) to their mean
         X^(L)) and each one's own (the rest of its move), on the plane the `projection` beat
         left: each arrow's shadow drawn where it really points on the plane (round 35: the
-        own arrows were drawn in columns, all turned one way), and (round 36) the corner where
-        they meet magnified in a box; beside the plane, bars of the
-        arrows' full lengths to one scale, each filled to its shadow's share."""
+        own arrows were drawn in columns, all turned one way). One idea at a time (round 37:
+        the frame was crowded): one shared arrow, then its copies; the corner where the own
+        arrows grow, magnified in the empty side column (round 36 laid the box over the
+        paths), gone before the bars of every arrow's full length come; then one arrow seen
+        side-on casting its shadow onto the plane, which fills its bar, the shared arrow's
+        first, then an own one's."""
         # (no lead-in: the same plane goes on; the voice starts with the beat)
         pca = self.stage.pca
         v, pr = self.v, self.v.projection
@@ -1302,13 +1364,20 @@ class BankDriftScene(StoryboardScene):
         self.stage.other = [back]
         sb = self.split_bars(pca.left, pca.top)
         a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
-        # "split each bank's move into two arrows": the paths step back (the arrows are drawn
-        # over them) and the split is written at the top of the side column; X^(0)'s label
-        # steps off the line the shared arrow will take (clear of the axes' names)
+        # "split each bank's net move, from X zero to X six, into two arrows": the paths step
+        # back (the arrows are drawn over them), X^(0) and X^(L) lit; X^(0)'s label steps off
+        # the line the shared arrow will take (clear of the axes' names)
         self.hold_until_moment(M.SPLIT)
-        self.play(DimPlace(trails, 0.35), FadeInPlace(sb.equation),
+        # (the grid's scale, read in the beat before, steps back where the shared arrow will
+        # cross it: a teacher's plane may have no corner clear of that line)
+        line_pts = np.array([a0 + (a1 - a0) * t for t in np.linspace(0, 1, 80)])
+        crossed = covered(pca.scale, line_pts, pad=0.05) > 0
+        self.play(DimPlace(trails, 0.35),
+                  *([DimPlace(pca.scale, 0.0)] if crossed else []),
                   *self.clear_of_line(pca.start, plane.c2p(*pr.xy.raw[0][0]), a0, a1,
                                       avoid=pca.names), run_time=0.8)
+        self.pulse(pca.start, pca.end, run_time=max(0.6, min(1.6, 0.8 * (
+            self.said(M.ONE_ARROW) - self.time))))
         # "one arrow all three banks share": the mean of the three X^(0), and the shared
         # arrow's shadow on the plane grows from it as it is said
         mean0 = Dot(a0, radius=0.08, color=T.TEXT)
@@ -1324,14 +1393,14 @@ class BankDriftScene(StoryboardScene):
         self.play(Indicate_(mean0, 1.4), Indicate_(pca.start, 1.0),
                   run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END) - self.time))))
         # "... to their mean end, 10.7 long": the mean of the three X^(L) at the tip; a copy
-        # of the arrow lies down in the side column as the bar of its full length
+        # of the arrow lies down in the side column as the bar of its length
         self.hold_until_moment(M.MEAN_END)
-        self.play(FadeInPlace(mean1), Indicate_(dots, 1.0), FadeInPlace(sb.head), run_time=0.6)
+        self.play(FadeInPlace(mean1), Indicate_(dots, 1.0), run_time=0.6)
         self.play(FadeInPlace(sb.names[0]), TransformFromCopy(shadow, sb.outlines[0]),
                   run_time=0.9)
         self.play(FadeInPlace(sb.nums[0]), run_time=0.3)
-        # "drawn from each bank's own start": one copy per bank, from that bank's X^(0) (on
-        # this plane the starts nearly coincide); the mean's dots leave
+        # "it is drawn again from each bank's own start": one copy per bank, from that bank's
+        # X^(0) (on this plane the starts nearly coincide); the mean's dots leave
         xy, own_xy = pr.xy.raw, pr.own_xy.raw
         # (thinner than the one arrow: copies a few pixels apart read as copies, not as one
         # thick double line)
@@ -1345,49 +1414,62 @@ class BankDriftScene(StoryboardScene):
                   FadeOutPlace(mean0), FadeOutPlace(mean1), run_time=0.9)
         self.remove(mean0, mean1)
         shared = VGroup(shadow, *copies[1:])
-        # "then each bank's own arrow, from that tip to its own end": each own arrow's shadow
-        # grows from its copy's tip to its bank's X^(L), pointing where it really points on
-        # the plane; a copy of it lies down in the column as the bar of its full length
+        # "then each bank's own arrow runs from that tip to its own end, magnified here": the
+        # corner where the copies' tips meet is boxed, the box flies into the empty column
+        # under the shared bar, magnified (its factor written), and each own arrow grows in
+        # both, one after another, to its bank's X^(L), pointing where its shadow points
         own = VGroup(*[Arrow(plane.c2p(*own_xy[c][0]), plane.c2p(*own_xy[c][1]), buff=0,
                              color=col, stroke_width=5, max_tip_length_to_length_ratio=0.45,
                              max_stroke_width_to_length_ratio=40)
                        for c, col in enumerate(self.colors)])
         self.hold_until_moment(M.OWN)
-        # (round 36) the own arrows are short on the plane and the three shared tips meet
-        # there (round 35: a 40x30 px corner): a box round them as they grow, then the box
-        # magnified in an empty part of the plane, its factor written on it, as it is said
-        inset = self.magnified_inset(
-            plane, window=[*[a.get_start() for a in own], *[a.get_end() for a in own]],
-            trails=[(full_path(plane, xy[c]), col) for c, col in enumerate(self.colors)],
+        top = sb.outlines[0].get_bottom()[1] - 0.3
+        W = min(5.6, 7.11 - T.EDGE - pca.left)
+        H = min(3.0, top - (BOTTOM + 0.1))
+        lens = self.corner_lens(
+            window=[*[a.get_start() for a in own], *[a.get_end() for a in own]],
             shared=[(cp.get_start(), cp.get_end()) for cp in copies],
             own=[(a.get_start(), a.get_end(), col) for a, col in zip(own, self.colors)],
-            avoid=[*pca.names, pca.start, *sb.all])
-        if not inset.useful:        # (own arrows long on the plane: seen there as they are)
-            inset = None
-        self.play(LaggedStart(*[GrowArrow(a) for a in own], lag_ratio=0.3),
-                  *([Create(inset.window)] if inset else []), run_time=1.6)
+            place=np.array([pca.left + W / 2, top - H / 2, 0.0]), size=(W, H))
+        if not lens.useful:         # (own arrows long on the plane: seen there as they are)
+            lens = None
+        grow_until = self.said(M.INSET) if self.has(M.INSET) else self.time + 2.0
+        if lens is not None:
+            self.play(Create(lens.window), run_time=0.5)
+            self.play(TransformFromCopy(lens.window, lens.frame), run_time=0.8)
+            self.play(FadeInPlace(lens.context), FadeInPlace(lens.label), run_time=0.5)
+        per = max(0.5, min(1.2, 0.85 * (grow_until - self.time) / len(own)))
+        for c, a in enumerate(own):
+            self.play(GrowArrow(a), *([GrowArrow(lens.own[c])] if lens else []),
+                      run_time=per)
         self.bring_to_front(dots)
-        own_seen = own
-        if inset is not None:
-            self.hold_until(self.said(M.INSET) - 0.3)
-            self.play(TransformFromCopy(inset.window, inset.frame),
-                      *[Create(m) for m in inset.links], run_time=0.8)
-            self.play(FadeInPlace(inset.context), FadeInPlace(inset.label),
-                      *[GrowArrow(a) for a in inset.own], run_time=1.0)
-            own_seen = inset.own             # (the bars below are laid from these copies)
-        self.play(*[FadeInPlace(m) for m in sb.names[1:]],
-                  *[TransformFromCopy(a, o) for a, o in zip(own_seen, sb.outlines[1:])],
-                  run_time=1.0)
+        if lens is not None:
+            self.hold_until(self.said(M.INSET) - 0.1)
+            self.emphasize(lens.label, run_time=max(0.6, min(1.5, 0.85 * (
+                self.said(M.FULL) - self.time))))
+        # "in all 384 coordinates, the longest own arrow, the money bank's, is under half as
+        # long as the shared one": the box shrinks back into its corner and leaves; the own
+        # arrows' full lengths come as bars under the shared one (grown, not laid from the
+        # box: the box shows their shadows), the longest lit, the shared bar's half marked
+        self.hold_until_moment(M.FULL)
+        if lens is not None:
+            inner = VGroup(lens.frame, lens.context, lens.own, lens.label)
+            self.play(Transform(inner, lens.window.copy().set_stroke(opacity=0)),
+                      run_time=0.7)
+            self.play(FadeOutPlace(lens.window), run_time=0.3)
+            self.remove(*inner.get_family(), *lens.window.get_family())
+        self.play(FadeInPlace(sb.head), *[FadeInPlace(m) for m in sb.names[1:]],
+                  LaggedStart(*[GrowFromEdge(o, LEFT) for o in sb.outlines[1:]],
+                              lag_ratio=0.3), run_time=1.2)
         self.play(*[FadeInPlace(m) for m in sb.nums[1:]], run_time=0.4)
-        # "the longest, the money bank's, is under half as long as the shared one": the shared
-        # bar's half marked, a line down across the own bars; the longest one lit
-        # (the half mark only where every own arrow is under it: plan answer.shared)
         k = int(pr.own_longest)
+        self.pulse(sb.outlines[k + 1], sb.names[k + 1], sb.nums[k + 1], run_time=max(
+            0.8, min(1.6, 0.85 * (self.said(M.HALF) - self.time))))
+        # (the half mark only where every own arrow is under it: plan answer.shared)
         half = [sb.half, sb.half_label] if pr.answer.shared.value else []
-        self.hold_until(self.said(M.HALF) - 0.6)
+        self.hold_until(self.said(M.HALF) - 0.3)
         if half:
             self.play(Create(sb.half), FadeInPlace(sb.half_label), run_time=0.6)
-        self.pulse(sb.outlines[k + 1], sb.names[k + 1], run_time=0.9)
         self.wait(max(0.1, min(2.0, 0.85 * (self.said(M.SHARED_SUM) - self.time) - 0.4)))
         if half:
             self.play(*[FadeOutPlace(m) for m in half], run_time=0.35)
@@ -1398,83 +1480,98 @@ class BankDriftScene(StoryboardScene):
         self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0])],
                   FadeInPlace(sb.unknown, rate_func=squish_rate_func(smooth, 0.0, 0.5)),
                   run_time=max(0.6, min(1.4, 0.85 * (self.said(M.NOT_MEASURED) - self.time))))
-        # "the bars fill to each arrow's shadow on the plane: the shared arrow lies mostly in
-        # the plane, each own arrow mostly off it": every arrow on the plane lays a copy of
-        # itself into its bar, from the bar's left end: the filled part
+        # "the plane shows each arrow's shadow, its projection onto the plane": the shared
+        # arrow seen side-on, the plane an edge-on line under the bars: its bar lies down on
+        # the line and tilts up by its angle to the plane; a drop from its tip marks its
+        # shadow on the line
         self.hold_until_moment(M.WAYS)
         self.play(FadeOutPlace(sb.unknown), run_time=0.3)
         self.remove(*sb.unknown.get_family())
-        self.play(*[TransformFromCopy(a, f) for a, f in zip([shadow, *own_seen], sb.fills)],
-                  FadeInPlace(sb.legend), run_time=1.2)
-        # "... the shared arrow lies mostly in the plane, each own arrow mostly off it": the
-        # shared one's long fill, then the own ones' short fills
-        # (each lit about when its words come: half-way through that sentence, then later)
+        self.sub_caption("Side view: an arrow over the plane, and its shadow on it")
+        self.play(Create(sb.line), FadeInPlace(sb.line_names), run_time=0.6)
+        first = self.cast_shadow(sb, 0, until=self.said(M.LIES_IN))
+        # "the shared arrow lies nearly in the plane: its shadow keeps most of its length":
+        # the shadow rises into the bar as its fill
+        self.hold_until_moment(M.LIES_IN)
+        self.play(TransformFromCopy(first[-1], sb.fills[0]), run_time=1.0)
+        self.play(Indicate_(sb.fills[0], 1.0), Indicate_(first[-1], 1.0), run_time=max(
+            0.6, min(1.6, 0.8 * (self.said(M.LIES_OFF) - self.time))))
+        # "each own arrow points mostly off the plane: its shadow is short": the longest own
+        # arrow does the same, nearly upright; its short shadow fills its bar, and the other
+        # own bars fill to theirs
+        self.hold_until_moment(M.LIES_OFF)
+        self.play(FadeOutPlace(first), run_time=0.4)
+        self.remove(*first.get_family())
+        second = self.cast_shadow(sb, k + 1, until=self.said(M.LIES_OFF) + 2.6)
+        self.play(TransformFromCopy(second[-1], sb.fills[k + 1]), run_time=0.8)
+        others = [f for i, f in enumerate(sb.fills[1:]) if i != k]
+        if others:
+            self.play(*[GrowFromEdge(f, LEFT) for f in others], run_time=0.8)
+        # "so the net moves of all three banks are mostly the shared arrow": the side view
+        # leaves (the fills' key comes in its place); the shared arrows and their bar lit
+        self.hold_until(self.said(M.NET) - 0.5)
+        self.sub_caption(self.beat.get("caption") or "")
+        self.play(FadeOutPlace(VGroup(second, sb.line, sb.line_names)),
+                  FadeInPlace(sb.legend), run_time=0.5)
+        self.remove(*second.get_family(), *sb.line.get_family(), *sb.line_names.get_family())
         end = self.beat_start + self.beat_end(beat)
-        last = self.cue_with("mostly along")     # the split's closing line, if it has one
-        until = self.cue_at(last) if last is not None else end
-        said = self.said(M.WAYS)
-        for at, fills in ((0.5, sb.fills[:1]), (0.75, sb.fills[1:])):
-            self.hold_until(said + at * (until - said) - 0.3)
-            if until - self.time > 0.6:
-                self.play(*[Indicate_(f, 1.0) for f in fills],
-                          run_time=min(1.0, until - self.time - 0.1))
-        # "so the layers move every bank mostly along a path all three share": the shared
-        # arrows and their bar lit as it is said
-        if last is not None:
-            self.hold_until_cue(last)
-            self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0], sb.fills[0])],
-                      run_time=max(0.8, min(2.0, 0.8 * (end - self.time))))
-        self.stage.other = [back, sb.all, shared, own, *([inset.all] if inset else [])]
+        self.hold_until_moment(M.NET)
+        self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0], sb.fills[0])],
+                  run_time=max(0.8, min(2.0, 0.8 * (end - self.time))))
+        self.stage.other = [back, sb.all, shared, own]
 
-    def magnified_inset(self, plane, window, trails, shared, own, avoid, size=(3.8, 2.0)):
-        """A box round the points `window` on the plane, and that box magnified (an integer
-        factor in half steps, written beside it) in the emptiest place of the plane `size` large: what the box
-        holds of the paths `trails` ((points, colour)), the shared arrows `shared` ((start,
-        tip)) and the own arrows `own` ((start, end, colour)), cut at the box's edges; the
-        place touches none of the paths, arrows and labels `avoid` it can miss. Returns its
-        parts (not shown): window, frame, links (two lines between their corners), context
-        (paths, shared tips, ends), own (the own arrows, drawn magnified), label, all, and
-        useful: whether it magnifies at least 2.5 times and covers no shared arrow (else
-        the own arrows are long enough to be seen on the plane, or there is no room)."""
+    def cast_shadow(self, sb, i: int, until: float) -> VGroup:
+        """Arrow i of the split (0: the shared one, then each own one) seen side-on: a copy of
+        its bar's outline lies down on the edge-on plane's line as an arrow of its full length,
+        tilts up by its angle to the plane (plan shared_shown / own_shown: the cosine of that
+        angle), a dashed drop from its tip, and its shadow grows along the line under it; paced
+        to end by `until`. Returns VGroup(arrow, drop, shadow), on screen."""
+        o = sb.origin
+        length = sb.lengths[i] * sb.ku
+        share = float(np.clip(sb.shown[i], 0.0, 1.0))
+        angle = float(np.arccos(share))
+        col = sb.colors[i]
+        arrow = Arrow(o, o + RIGHT * length, buff=0, color=col, stroke_width=4,
+                      max_tip_length_to_length_ratio=0.12, max_stroke_width_to_length_ratio=40)
+        tip = o + length * np.array([np.cos(angle), np.sin(angle), 0.0])
+        foot = np.array([tip[0], o[1], 0.0])
+        drop = DashedLine(tip, foot, dash_length=0.07, color=col, stroke_width=2)
+        shadow = Rectangle(width=max(0.02, length * share), height=0.12, stroke_width=0,
+                           fill_color=col, fill_opacity=0.9)
+        shadow.move_to(o + RIGHT * length * share / 2)
+        room = max(2.4, 0.9 * (until - self.time))
+        self.play(TransformFromCopy(sb.outlines[i], arrow), run_time=0.3 * room)
+        self.play(Rotate(arrow, angle, about_point=o), run_time=0.35 * room)
+        self.play(Create(drop), GrowFromEdge(shadow, LEFT), run_time=0.35 * room)
+        return VGroup(arrow, drop, shadow)
+
+    def corner_lens(self, window, shared, own, place, size):
+        """The corner of the plane round the points `window` (the own arrows' ends) boxed, and
+        that box magnified in the empty place `place` (its centre) `size` large (round 37: in
+        the side column, not over the paths): an integer factor in half steps, written in it;
+        what the box holds of the shared arrows `shared` ((start, tip), cut at its edges), the
+        banks' ends and the own arrows `own` ((start, end, colour)), each drawn magnified.
+        Returns its parts (not shown): window, frame, context (shared tips, ends), own (the
+        own arrows magnified), label, and useful: whether it magnifies at least 2.5 times
+        (else the own arrows are long enough to be seen on the plane)."""
         W, H = size
         pts = np.array(window)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         c_reg = (lo + hi) / 2
         span = np.maximum(hi - lo, 1e-3) + 0.1          # (a margin round the arrows)
-        k = float(max(2.0, min(12.0, np.floor(2 * min(0.92 * W / span[0],
-                                                       0.92 * H / span[1])) / 2)))
+        # (room kept for the factor's line at the box's top)
+        k = float(max(1.0, min(12.0, np.floor(2 * min(0.9 * W / span[0],
+                                                      0.78 * H / span[1])) / 2)))
         w, h = W / k, H / k
         win = Rectangle(width=w, height=h, color=T.POINTER, stroke_width=2.5).move_to(c_reg)
-        # where the magnified box goes: inside the plane, off the window, touching as few
-        # points of the paths and arrows as it can, and then nearest the window
-        samples = [a + (b - a) * t for path, _ in trails for a, b in zip(path[:-1], path[1:])
-                   for t in np.linspace(0, 1, 30)]
-        # (the dimmed paths may pass under a corner of it; the shared arrows, never)
-        arrow_pts = np.array([a + (b - a) * t for a, b in shared for t in np.linspace(0, 1, 60)])
-        samples = np.array(samples)
-        probe = Rectangle(width=W, height=H)
-        best = None
-        x0, x1 = plane.get_left()[0] + W / 2 + 0.1, plane.get_right()[0] - W / 2 - 0.1
-        y0, y1 = plane.get_bottom()[1] + H / 2 + 0.1, plane.get_top()[1] - H / 2 - 0.1
-        for x in np.linspace(x0, x1, 25):
-            for y in np.linspace(y0, y1, 19):
-                probe.move_to([x, y, 0])
-                if overlaps(probe, win, pad=0.3) or any(overlaps(probe, m, pad=0.05)
-                                                         for m in avoid) or \
-                        covered(probe, arrow_pts, pad=0.1):
-                    continue
-                score = (covered(probe, samples, pad=0.08),
-                         float(np.linalg.norm(np.array([x, y, 0]) - c_reg)))
-                if best is None or score < best[0]:
-                    best = (score, np.array([x, y, 0.0]))
-        clean = best is not None
-        c_in = best[1] if best is not None else np.array([x1, y0, 0.0])
         frame = Rectangle(width=W, height=H, stroke_color=T.POINTER, stroke_width=2.5,
-                          fill_color=T.BACKGROUND, fill_opacity=1).move_to(c_in)
+                          fill_color=T.BACKGROUND, fill_opacity=1).move_to(place)
+        c_in = np.array(place, dtype=float)
 
         def f(p):
             return c_in + k * (np.array(p) - c_reg)
-        box_lo, box_hi = c_reg - np.array([w / 2, h / 2, 0]), c_reg + np.array([w / 2, h / 2, 0])
+        box_lo = c_reg - np.array([w / 2, h / 2, 0])
+        box_hi = c_reg + np.array([w / 2, h / 2, 0])
         context = VGroup()      # (the paths are left out: magnified, their bits read as arrows)
         for a, b in shared:
             cut = clip_segment(a, b, box_lo, box_hi)
@@ -1486,29 +1583,26 @@ class BankDriftScene(StoryboardScene):
         arrows = VGroup(*[Arrow(f(a), f(b), buff=0, color=col, stroke_width=5,
                                 max_tip_length_to_length_ratio=0.3,
                                 max_stroke_width_to_length_ratio=40) for a, b, col in own])
-        # the two lines between the boxes' corners that frame the pair (never across either)
-        d = c_in - c_reg
-        corners = (UL, DR) if d[0] * d[1] > 0 else (UR, DL)
-        links = VGroup(*[Line(win.get_corner(c), frame.get_corner(c), color=T.POINTER,
-                              stroke_width=1.5, stroke_opacity=0.7) for c in corners])
-        label = txt(f"magnified ×{k:g}", SIZE, T.POINTER)
-        # (in a corner inside the box where no magnified arrow or dot is, else over it)
+        label = txt(f"on the plane, magnified ×{k:g}", SIZE, T.POINTER)
+        if label.width > W - 0.2:
+            label = txt(f"magnified ×{k:g}", SIZE, T.POINTER)
+        # (in a corner inside the box where no magnified arrow or dot is, else the emptiest)
         inner = np.array([p for m in (*context, *arrows) for p in m.get_all_points()])
+        best = None
         for corner in (UL, UR, DL, DR):
             label.move_to(frame.get_corner(corner) - corner * np.array(
                 [0.1 + label.width / 2, 0.08 + label.height / 2, 0]))
-            if not covered(label, inner, pad=0.08):
-                break
-        else:
-            label.next_to(frame, UP, buff=0.08).align_to(frame, LEFT)
+            hits = covered(label, inner, pad=0.08)
+            if best is None or hits < best[0]:
+                best = (hits, label.get_center().copy())
+        label.move_to(best[1])
 
-        class Inset:
+        class Lens:
             pass
-        ins = Inset()
-        ins.window, ins.frame, ins.links, ins.context, ins.own, ins.label = (
-            win, frame, links, context, arrows, label)
-        ins.all = VGroup(win, links, frame, context, arrows, label)
-        ins.useful = clean and k >= 2.5
+        ins = Lens()
+        ins.window, ins.frame, ins.context, ins.own, ins.label = (win, frame, context, arrows,
+                                                                  label)
+        ins.useful = k >= 2.5
         return ins
 
     def clear_of_line(self, label, at, a, b, avoid=()) -> list:
@@ -1527,49 +1621,60 @@ class BankDriftScene(StoryboardScene):
                 return [label.animate.move_to(to)]
         return []
 
-    def split_bars(self, left: float, top: float):
-        """The side column of the split (not yet shown), from (`left`, `top`): the split in
-        words (`equation`), a head, and one row per arrow, the shared one first: its name,
-        an outlined bar of its full length in the full space (plan `shared_move`,
+    def split_bars(self, left: float, top: float, right: float | None = None,
+                   side_view: bool = True):
+        """The bars of the split (not yet shown), in the column from `left` to `right` (the
+        frame's margin) under `top`: a head, and one row per arrow, the shared one first: its
+        name, an outlined bar of its full length in the full space (plan `shared_move`,
         `own_parts`; one scale, fitted to the column), filled to its shadow's share on the
         plane (`shared_shown`, `own_shown`) and its length; the shared bar's half (`half`,
-        `half_label`), the words "not measured" (`unknown`) and the fill's legend, both on
-        the line under the bars."""
+        `half_label`), the words "not measured" (`unknown`) and the fill's key (`legend`),
+        both on the line under the bars. With `side_view`, the scale also leaves room under
+        the bars for the side view of one arrow at a time over the plane seen edge-on (`line`,
+        `line_names`, `origin` under the bars' left end): the tallest arrow tilted by its
+        angle fits between the bars and the caption, the line and its name in the column."""
         pr = self.v.projection
-        right = 7.11 - T.EDGE
-        equation = txt("move = shared arrow + own arrow", SIZE, T.TEXT)
+        right = 7.11 - T.EDGE if right is None else right
         head = inline(txt("full lengths, in all", SIZE, T.TEXT),
                       Num(pr.d_model, decimals=0, size=SIZE), txt("dims:", SIZE, T.TEXT))
-        equation.move_to([left + equation.width / 2, top - equation.height / 2, 0])
-        head.next_to(equation, DOWN, buff=0.16).align_to(equation, LEFT)
+        head.move_to([left + head.width / 2, top - head.height / 2, 0])
         names = VGroup(txt("shared", SIZE, T.TEXT), *[
             inline(txt("own", SIZE, T.TEXT), txt(f"{c + 1}", SIZE, col))
             for c, col in enumerate(self.colors)])
-        lengths = [pr.shared_move, *pr.own_parts]
-        shown = [pr.shared_shown, *pr.own_shown]
+        lengths = [float(x) for x in (pr.shared_move, *pr.own_parts)]
+        shown = [float(x) for x in (pr.shared_shown, *pr.own_shown)]
         colors = [T.TEXT, *self.colors]
         nums = VGroup(*[Num(x, decimals=1, size=SIZE, color=col)
-                        for x, col in zip(lengths, colors)])
+                        for x, col in zip((pr.shared_move, *pr.own_parts), colors)])
         bars_x = left + max(m.width for m in names) + 0.2
         room = right - bars_x - 0.15 - max(m.width for m in nums)
-        ku = max(0.5, room) / max(1e-9, max(float(x) for x in lengths))   # (any units)
+        ku = max(0.5, room) / max(1e-9, max(lengths))   # (any units)
+        step = 0.45
+        ys = [head.get_bottom()[1] - 0.4 - step * i for i in range(len(lengths))]
+        line_y = BOTTOM + 0.3
+        if side_view:       # (the tallest tilted arrow fits under the bars)
+            rise = max(x * float(np.sqrt(max(0.0, 1.0 - min(1.0, f) ** 2)))
+                       for x, f in zip(lengths, shown))
+            space = ys[-1] - 0.13 - 0.3 - line_y
+            if rise > 0:
+                ku = min(ku, max(0.1, space) / rise)
+            # (and the edge-on plane's line, as long as the longest bar, with its name)
+            name_w = txt("plane", SIZE, T.TEXT).width
+            ku = min(ku, max(0.5, right - bars_x - 0.32 - name_w) / max(1e-9, max(lengths)))
         outlines, fills = VGroup(), VGroup()
-        y = head.get_bottom()[1] - 0.4
-        for name, x, f, col, num in zip(names, lengths, shown, colors, nums):
-            w = max(0.04, float(x) * ku)
+        for name, x, f, col, num, y in zip(names, lengths, shown, colors, nums, ys):
+            w = max(0.04, x * ku)
             box = Rectangle(width=w, height=0.26, stroke_color=col, stroke_width=2.5,
                             fill_opacity=0).move_to([bars_x + w / 2, y, 0])
-            fw = max(0.03, w * min(1.0, float(f)))
+            fw = max(0.03, w * min(1.0, f))
             fill = Rectangle(width=fw, height=0.26, stroke_width=0, fill_color=col,
                              fill_opacity=0.85).move_to([bars_x + fw / 2, y, 0])
             name.move_to([left + name.width / 2, y, 0])
             # (one column right of the longest bar: clear of the shared bar's half mark)
-            num.move_to([bars_x + float(max(float(x) for x in lengths)) * ku + 0.15
-                         + num.width / 2, y, 0])
+            num.move_to([bars_x + max(lengths) * ku + 0.15 + num.width / 2, y, 0])
             outlines.add(box)
             fills.add(fill)
-            y -= 0.45
-        x_half = bars_x + float(pr.shared_move) * ku / 2
+        x_half = bars_x + lengths[0] * ku / 2
         y_top = outlines[0].get_top()[1] + 0.06
         y_bot = outlines[-1].get_bottom()[1] - 0.06
         half = DashedLine([x_half, y_top, 0], [x_half, y_bot, 0], dash_length=0.08,
@@ -1582,26 +1687,37 @@ class BankDriftScene(StoryboardScene):
                         txt("filled: its shadow on the plane", SIZE, T.TEXT))
         for m in (unknown, legend):
             m.move_to([left + m.width / 2, under - m.height / 2, 0])
-        for m in (equation, head, unknown, legend):
+        for m in (head, unknown, legend):
             if m.get_right()[0] > right:                # (a long line: that line smaller)
                 m.scale((right - left) / m.width, about_edge=LEFT)
+        # the side view's plane, edge-on: a line from under the bars' left end, as long as the
+        # longest bar and a little more, named at its end
+        origin = np.array([bars_x, line_y, 0.0])
+        line = Line(origin + LEFT * 0.1, origin + RIGHT * (max(lengths) * ku + 0.2),
+                    color=T.TEXT, stroke_width=3)
+        # (named "plane" at its end; the caption says it is a side view: a name left of it
+        # reached the plane's scale)
+        line_names = VGroup(txt("plane", SIZE, T.TEXT).next_to(line, RIGHT, buff=0.12))
 
         class Split:
             pass
         sp = Split()
-        sp.equation, sp.head, sp.names, sp.outlines, sp.fills, sp.nums = (
-            equation, head, names, outlines, fills, nums)
+        sp.head, sp.names, sp.outlines, sp.fills, sp.nums = head, names, outlines, fills, nums
         sp.half, sp.half_label, sp.unknown, sp.legend = half, half_label, unknown, legend
+        sp.line, sp.line_names, sp.origin = line, line_names, origin
+        sp.lengths, sp.shown, sp.colors, sp.ku = lengths, shown, colors, ku
         # (what stays on screen at the beat's end, which the next beat clears)
-        sp.all = VGroup(equation, head, names, outlines, fills, nums, legend)
+        sp.all = VGroup(head, names, outlines, fills, nums, legend)
         return sp
 
     def beat_answer(self, beat) -> None:
-        """The closing, on the gap's chart (round 35: it was said beside a dimmed plane): the
-        stage cleared, the key back under the title; the chart the gap beat drew comes back
-        whole, at once (round 36: it was redrawn bar by bar, a 14-s replay); then what the
-        voice names is lit on it: the band where the gap stays small, its last bar and number,
-        and (if said) the word the near sentence shares with sentence 1, underlined."""
+        """The closing says both results, each on its own picture (round 37: it kept only the
+        gap's). First the gap's chart, recalled whole at once (round 36: it was redrawn bar
+        by bar, a 14-s replay): its last bar and number, then the part of it the last step
+        added (a line at the bar before's height across to it, the part above lit) and (if
+        said) the word the near sentence shares with sentence 1, underlined. Then the chart
+        leaves and the split's bars come back whole in its place: the move all share lit,
+        then the parts of the own arrows off the plane."""
         self.lead_in()
         st = self.stage
         lg, home = st.legend, st.legend_home
@@ -1619,20 +1735,24 @@ class BankDriftScene(StoryboardScene):
         # (in the lead-in's quiet: the voice starts on the chart it speaks of)
         self.play(FadeInPlace(chart), run_time=0.8)
         self.voice_on()
-        # "up to X two the gap stays within 0.036": the band and its bars lit
-        tg = g.together.value
-        self.hold_until_moment(M.CLOSE_FLAT)
-        # (the band is the pointer's colour already: it brightens and back)
-        lit = max(0.6, min(2.0, 0.85 * (self.said(M.CLOSE_END) - self.time)))
-        self.play(band.animate.set_fill(opacity=0.35), *[Indicate_(shown[s], 1.0)
-                                                          for s in range(tg + 1)],
-                  run_time=lit / 2)
-        self.play(band.animate.set_fill(opacity=0.1), run_time=lit / 2)
-        # "at the output the same-sense bank ends nearer, by 0.164": the last bar and its number
+        # "the same-sense bank ends nearer, by 0.164": the last bar and its number
         self.hold_until_moment(M.CLOSE_END)
         self.emphasize(row[1][-1], extra=[Indicate_(shown[-1], 1.0)], run_time=max(
-            1.2, min(3.0, 0.85 * (self.said(M.CLOSE_SHARED) - self.time))))
-        other = [chart]
+            1.0, min(2.5, 0.85 * (self.said(M.CLOSE_LAST) - self.time))))
+        # "most of it gained on the last step": a line at the bar before's height across to
+        # the last bar; the part of the last bar above it lit (plan gap.last_step)
+        self.hold_until_moment(M.CLOSE_LAST)
+        y0 = float(g.values[-2])
+        level = DashedLine(panel.p(n - 2, y0), panel.p(n - 1, y0) + RIGHT * 0.3,
+                           dash_length=0.08, color=T.POINTER, stroke_width=2.5)
+        part = Line(panel.p(n - 1, y0), panel.p(n - 1, float(g.values[-1])), color=T.POINTER,
+                    stroke_width=GAP_BAR, cap_style=CapStyleType.BUTT)
+        self.play(Create(level), run_time=0.6)
+        self.play(GrowFromEdge(part, DOWN), run_time=0.6)
+        later = self.said(M.CLOSE_SHARED) if self.has(M.CLOSE_SHARED) else \
+            self.said(M.CLOSE_MOVE)
+        self.play(Indicate_(part, 1.0), run_time=max(0.6, min(2.0, 0.85 * (later - self.time))))
+        other = [chart, level, part]
         # "but both river sentences contain river": the word underlined in both, the note
         near = g.near.value
         j = v.curves[near].pair[1].value + 1
@@ -1641,14 +1761,47 @@ class BankDriftScene(StoryboardScene):
             note = self.panel_note(panel, self.shared_words_note(j))
             words, marks = self.shared_marks(j)
             self.play(FadeInPlace(note), *([Create(marks)] if words else []), run_time=0.6)
-            end = self.beat_start + self.beat_end(beat)
             if words:
-                self.emphasize(*words, run_time=max(0.8, min(2.0, 0.6 * (end - self.time))))
+                self.emphasize(*words, run_time=max(0.8, min(2.5, 0.7 * (
+                    self.said(M.CLOSE_MOVE) - self.time))))
             other += [note, marks]
+        # "and all three banks make mostly the same net move": the chart leaves, the split's
+        # bars come back whole in its place (the key under the title names the banks)
+        self.hold_until(self.said(M.CLOSE_MOVE) - 0.6)
+        self.play(*[FadeOutPlace(m) for m in other], run_time=0.5)
+        for m in other:
+            self.remove(*m.get_family())
+        top = self.content_top() - 0.2
+        sb = self.split_bars(-3.6, top, right=3.6, side_view=False)
+        card = VGroup(sb.head, sb.names, sb.outlines, sb.fills, sb.nums, sb.legend)
+        card.shift(DOWN * max(0.0, 0.5 * ((top - BOTTOM) - card.height)))
+        self.play(FadeInPlace(card), run_time=0.6)
+        self.hold_until_moment(M.CLOSE_MOVE)
+        self.play(*[Indicate_(m, 1.0) for m in (sb.names[0], sb.outlines[0], sb.fills[0],
+                                                 sb.nums[0])],
+                  run_time=max(0.8, min(2.0, 0.85 * (self.said(M.CLOSE_OFF) - self.time))))
+        # "what sets them apart lies mostly off the plane": the own bars' unfilled parts, the
+        # part of each own arrow off the plane, lit and kept lit to the end
+        self.hold_until_moment(M.CLOSE_OFF)
+        off = VGroup(*[Rectangle(width=max(0.02, o.width - f.width), height=o.height,
+                                 stroke_width=0, fill_color=T.POINTER, fill_opacity=0.35)
+                       .move_to([(f.get_right()[0] + o.get_right()[0]) / 2, o.get_y(), 0])
+                       for o, f in zip(sb.outlines[1:], sb.fills[1:])])
+        # (named beside the longest own bar, where the bars leave room before their numbers)
+        name = txt("off the plane", SIZE, T.POINTER)
+        longest = max(sb.outlines[1:], key=lambda o: o.get_right()[0])
+        name.next_to(longest, RIGHT, buff=0.25).set_y(float(np.mean([o.get_y()
+                                                                  for o in sb.outlines[1:]])))
+        if name.get_right()[0] + 0.1 < min(m.get_left()[0] for m in sb.nums[1:]):
+            off.add(name)
+        self.play(FadeIn(off), run_time=0.6)
         end = self.beat_start + self.beat_end(beat)
+        if end - self.time > 0.3:
+            self.play(*[Indicate_(m, 1.0) for m in off],
+                      run_time=max(0.3, min(2.5, end - self.time)))
         if end - self.time > 0.1:
             self.hold_until(end)
-        self.stage.other = other
+        self.stage.other = [card, off]
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
@@ -1703,6 +1856,11 @@ class BankDriftScene(StoryboardScene):
         across = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0])
         up = min(plane.get_top()[1] - o[1], o[1] - plane.get_bottom()[1])
         half = max(0.8, 0.9 * min(across, up / np.sin(np.radians(tilt))))
+        # (round 37) PC1's name and its share, right of its end, stop short of the side column
+        # (a narrower gap now: at 26 "PC1 38%" met its first line)
+        reserve = (txt("PC1", SIZE).width + 0.12 + 0.08
+                   + Num(pr.explained_percent[0], decimals=0, size=SIZE, suffix="%").width)
+        half = max(0.8, min(half, plane.get_right()[0] + SIDE_GAP - 0.2 - reserve - o[0]))
         axis1 = Line(o - half * RIGHT, o + half * RIGHT, color=T.POINTER, stroke_width=3)
         axis1.rotate(np.radians(tilt), about_point=o)
         half2 = max(0.8, 0.9 * up)
@@ -1834,7 +1992,7 @@ class BankDriftScene(StoryboardScene):
         place): its y range the plan's (the x axis at zero), room under it for the one row of
         numbers."""
         g = self.v.gap
-        height = max(1.6, min(3.2, top - (BOTTOM + 0.75 + ROW_STEP)))
+        height = max(1.6, min(3.2, top - (BOTTOM + BELOW_AXIS)))
         panel = CosineChart(self.v, top, height, y_range=g.y_range.values,
                             y_ticks=list(g.y_ticks))
         # the y axis (its line, tick labels) steps left of X^(0), so X^(0)'s bar stands clear
@@ -1921,16 +2079,37 @@ class BankDriftScene(StoryboardScene):
         moving = (chart.ax, chart.x_math)
         out = [m for m in chart.submobjects if not any(m is x for x in moving)]
         out += [chart.ax.grid, chart.ax.y_labels]
-        self.play(*[DimPlace(m, 0.0) for m in out],
-                  Transform(chart.ax.axes, panel.ax.axes),
+        # (round 37) what leaves is gone before the axes move: mid-move, the old grid and
+        # tick labels faded under the new axis for a second (two axes on one spot)
+        self.play(*[DimPlace(m, 0.0) for m in out], run_time=min(0.5, 0.35 * run_time))
+        self.play(Transform(chart.ax.axes, panel.ax.axes),
                   Transform(chart.x_math, panel.x_math),
                   Transform(shown, self.gap_bars(panel.p, self.v.gap.values, [0.0] * n)),
-                  run_time=run_time)
+                  run_time=max(0.6, run_time - min(0.5, 0.35 * run_time)))
         self.remove(*chart.get_family())
         self.add(panel)
         self.bring_to_front(shown)
         new = [panel.ax.grid, panel.ax.y_labels, panel.zero, panel.name]
         self.play(*[LightUp(m) for m in new], run_time=0.4)
+
+    def says_times(self, moment: str) -> bool:
+        """Whether the sentence holding `moment` says the gap as a multiple ("twice",
+        "times")."""
+        cues = [str(c.get("text", "")) for c in self.beat.get("cues") or []] or \
+            re.split(r"(?<=[.!?])\s+(?=[A-Z])", str(self.beat.get("narration") or ""))
+        at = (self.beat.get("moments") or {}).get(moment) or {}
+        k = at.get("cue") if isinstance(at, dict) else None
+        text = cues[k] if isinstance(k, int) and k < len(cues) else ""
+        return any(w in text for w in ("twice", "times"))
+
+    def times_line(self, panel: CosineChart, k: int, s0: int, s1: int) -> VGroup:
+        """A dashed line at `k` times the band's width (plan gap.small) over the bars of
+        states s0..s1, named "×k" at its right end: (line, name)."""
+        y = k * float(self.v.gap.small)
+        a, b = panel.p(s0 - 0.38, y), panel.p(s1 + 0.38, y)
+        line = DashedLine(a, b, dash_length=0.08, color=T.POINTER, stroke_width=2.5)
+        name = txt(f"×{k}", SIZE, T.POINTER).next_to(line, RIGHT, buff=0.08)
+        return VGroup(line, name)
 
     def panel_note(self, panel: CosineChart, *parts) -> VGroup:
         """One line over the gap's chart, right-aligned to it (clear of its axis's name)."""
@@ -1939,6 +2118,9 @@ class BankDriftScene(StoryboardScene):
         room = panel.ax.axes.get_left()[0] + 0.9
         if m.get_left()[0] < room:
             m.shift(RIGHT * (room - m.get_left()[0]))
+        if m.get_right()[0] > 7.11 - T.EDGE:     # (a long word: never off the frame)
+            m.scale((7.11 - T.EDGE - room) / m.width).move_to(
+                [room + (7.11 - T.EDGE - room) / 2, m.get_y(), 0])
         return m
 
     def shared_words_note(self, j: int) -> VGroup:
@@ -2042,18 +2224,38 @@ class BankDriftScene(StoryboardScene):
         for s in range(tg + 1):
             self.play(FadeInPlace(row[1][s]), Indicate_(shown[s], 1.0), run_time=per)
         self.hold_until_moment(M.OPENS)
-        rest = range(tg + 1, n)
-        per = self.pace(self.said(M.GAP_END), len(rest), 0.5, cap=0.9)
-        for s in rest:
+        # (round 37) "from X three to X five it is wider, but under twice that": their numbers,
+        # then a line at twice the band's width over their bars; "at the output it jumps to
+        # 0.164, over four times that": its number, then a line at four times the width under
+        # its top (relations seen, where five numbers were read out); each line only where the
+        # voice says the multiple (plan gap.mid_times, gap.last_times)
+        mid = range(tg + 1, n - 1)
+        said_mid = self.says_times(M.OPENS)
+        per = self.pace(self.said(M.GAP_END) - (1.2 if said_mid else 0.0),
+                        len(mid), 0.5, cap=0.9)
+        for s in mid:
             self.play(FadeInPlace(row[1][s]), Indicate_(shown[s], 1.0), run_time=per)
+        times = VGroup()
+        if said_mid and len(mid) and int(g.mid_times) > 0:
+            times.add(self.times_line(panel, int(g.mid_times), mid[0], mid[-1]))
+            self.play(Create(times[-1][0]), FadeInPlace(times[-1][1]), run_time=0.8)
+            self.bring_to_front(shown)
         self.hold_until_moment(M.GAP_END)
+        self.play(FadeInPlace(row[1][-1]), Indicate_(shown[-1], 1.0), run_time=0.5)
+        if self.says_times(M.GAP_END) and int(g.last_times) > 0:
+            times.add(self.times_line(panel, int(g.last_times), n - 1, n - 1))
+            self.play(Create(times[-1][0]), FadeInPlace(times[-1][1]), run_time=0.6)
         # ("... it jumps to 0.164": lit until "its widest")
         self.play(Indicate_(shown[-1], 1.0), Indicate_(row[1][-1]),
-                  run_time=max(1.0, min(2.5, 0.9 * (self.said(M.WIDEST) - self.time))))
+                  run_time=max(0.6, min(2.5, 0.9 * (self.said(M.WIDEST) - self.time))))
         # (round 36) "its widest": a dashed line from the last bar's top back over every
-        # other bar, all under it (a 5-s still picture before)
+        # other bar, all under it (a 5-s still picture before); (round 37) not where the
+        # multiples' lines are drawn: the last bar is lit instead
         level = None
-        if int(g.widest) == n - 1:
+        if len(times):
+            self.hold_until(self.said(M.WIDEST) - 0.1)
+            self.play(Indicate_(shown[-1], 1.0), run_time=1.0)
+        elif int(g.widest) == n - 1:
             self.hold_until(self.said(M.WIDEST) - 0.1)
             top = shown[-1].get_top()[1]
             level = DashedLine([shown[-1].get_center()[0], top, 0],
@@ -2073,6 +2275,8 @@ class BankDriftScene(StoryboardScene):
                     self.remove(*o.get_family())
             self.play(FadeInPlace(m), run_time=0.35)
             notes[:] = [m]
+        if len(times):          # (read: they leave with the answer's note)
+            notes.append(times)
         if float(g.last) > 0:   # the near sentence's bank ends nearer sentence 1's
             jn = v.curves[near].pair[1].value + 1
             word = v.contexts[0].focus.value.partition("#")[0]
@@ -2107,13 +2311,16 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.POSITION)
         # a position other than the reference's lowers the near curve's start: against the gap
         if float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0]):
+            # (round 37: short, the positions in their sentences' colours: at 26 the long
+            # line ran off the frame)
             pos = line(txt("position", SIZE, T.TEXT),
                        Num(v.contexts[j - 1].positions[0], decimals=0, size=SIZE,
                            color=self.curve_color(near)),
-                       txt(f"for sentence {j}'s bank,", SIZE, T.TEXT),
+                       txt("vs", SIZE, T.TEXT),
                        Num(v.contexts[0].positions[0], decimals=0, size=SIZE,
                            color=self.colors[0]),
-                       txt("for sentence 1's: gap below 0", SIZE, T.TEXT))
+                       txt(": gap below 0", SIZE, T.TEXT))
+            tight(pos)
             swap(pos)
             end = self.beat_start + self.beat_end(beat)
             # the negative X^(0) bar and its number, boxed
@@ -2181,11 +2388,6 @@ def clip_segment(a, b, lo, hi):
     if t0 > t1:
         return None
     return a + t0 * d, a + t1 * d
-
-
-def full_path(plane, path) -> list:
-    """A path's states (plane coordinates) as points on the scene."""
-    return [np.array(plane.c2p(*p)) for p in path]
 
 
 def raw(view):

@@ -113,6 +113,9 @@ class Gap(View):
     fall_far: float
     last_rise_near: float   # the last layer, baseline subtracted: the near curve's rise
     last_fall_far: float    # ... and the far curve's fall
+    last_step: float        # the gap's change over the last layer (X^(L-1) -> X^(L))
+    mid_times: int          # the states after the flat start stay under this x its width
+    last_times: int         # the output's gap is over this x that width
     y_range: list[float]
     y_ticks: list[float]    # the gap chart's: its ends and zero
     shared: list[str]
