@@ -154,7 +154,10 @@ def range_sentence(share, between: list[int], last: int) -> str:
                 f"layers {{data.layers[{a}].layer}} to {{data.layers[{b}].layer}}")
 
     def leg(a: int, b: int, first: bool) -> str:
-        return f" Then {span(a, b)}" + (", each reading its own X" if first else "")
+        # round 37e (legs of 10 layers in 3.3 s): their bars come in one by one, the arcs
+        # drawn at the stops the voice names (scene.run_layers), said so once
+        return f" Then {span(a, b)}" + (", each reading its own X: their bars come in one "
+                                         "by one" if first else "")
 
     def waypoint(k: int) -> str:
         return f"; layer {{data.layers[{k}].layer}}: {{data.layers[{k}].sink:.2f}}."
@@ -188,13 +191,17 @@ def range_claims(share, between: list[int]) -> list[str]:
     return claims
 
 
+TREND = 0.25     # each way, at least this share of the steps: "no steady trend"
+
+
 def profile(share, names: str) -> tuple[str, list[str]]:
-    """The summary's profile of the share on the sink, after "moves from layer to layer": how
-    often it goes up and down from one layer to the next (the plan's `sink.steps`), the
-    lowest, the highest and the last layer's in layer order (the first was said with the
-    arcs, and its bar is numbered), a near-tie said as one (round 37: "goes from 0.06 to
-    0.89" hid the fall to 0.01 and the zig-zag; the scene draws the profile as its steps are
-    said and lights each bar as its share is said), and its claims."""
+    """The summary's profile of the share on the sink, after "moves from layer to layer"
+    (round 37e: "goes up 13 times and down 16 times" was trivia, 3 steps tie at 2 decimals):
+    where it rises and falls alike (each way at least TREND of the steps, the plan's
+    `sink.steps`), "no steady trend: it swings between" its lowest and highest (a near-tie
+    said as one), and where it ends; else that it goes up (or down) at every step. Then what
+    that says: the rest of each row (it adds up to 1) goes to the other tokens. The scene
+    draws the profile at "no steady trend" and lights each bar as its share is said."""
     L = len(share)
     lo, hi = int(np.argmin(share)), int(np.argmax(share))
     claims = [f"data.sink.max.layer == {hi}", f"data.sink.min.layer == {lo}"]
@@ -202,32 +209,33 @@ def profile(share, names: str) -> tuple[str, list[str]]:
         return f": its share on {names} is {{data.layers[0].sink:.2f}}.", claims[:1]
     d = np.diff(np.asarray(share, dtype=float))
     rises, falls = int(np.sum(d > 0)), int(np.sum(d < 0))
-    if rises and falls:
-        how = "goes up {data.sink.steps.rises} times and down {data.sink.steps.falls} times"
-    elif rises:
-        how = "goes up at every step"
-        claims.append("data.sink.steps.falls == 0")
-    else:
-        how = "goes down at every step"
-        claims.append("data.sink.steps.rises == 0")
+    least = max(1, int(np.ceil(TREND * len(d))))
     groups = {}
     for kind, k in (("lowest", lo), ("highest", hi)):
         ks = tied(share, k, 2)
-        if k == hi and lo in groups and hi in groups[lo][1]:
+        if k == hi and lo in groups and hi in groups[lo]:
             continue                        # every layer written alike: one point
-        groups[k] = (kind, ks)
+        groups[k] = ks
         claims += tie_claims(share, ks, k)
-    seen = {j for _, ks in groups.values() for j in ks}
-    parts = [(min(ks), f"{kind}, {{data.layers[{k}].sink:.2f}}, at {said_layers(ks)}")
-             for k, (kind, ks) in groups.items()]
-    if L - 1 not in seen:
-        parts.append((L, "ends at {data.sink.last:.2f}"))
-    said = [p for _, p in sorted(parts)]
-    # "is" once ("It is lowest, 0.01, at ..., highest, 0.89, at ..., and ends at 0.47")
-    said[0] = "is " + said[0]
-    listed = (said[0] if len(said) == 1 else " and ".join(said) if len(said) == 2 else
-              ", ".join(said[:-1]) + ", and " + said[-1])
-    return f": its share on {names} {how}. It {listed}.", claims
+    seen = {j for ks in groups.values() for j in ks}
+    ends = "" if L - 1 in seen else ", and ends at {data.sink.last:.2f}"
+    at = {k: f"{{data.layers[{k}].sink:.2f}}, at {said_layers(ks)}" for k, ks in groups.items()}
+    if rises >= least and falls >= least and hi in groups:
+        how = (f" swings between {at[lo]}, and {at[hi]}{ends}: no steady trend.")
+        claims += [f"data.sink.steps.rises >= {least}", f"data.sink.steps.falls >= {least}"]
+    else:
+        way = "up" if rises >= falls else "down"
+        how = (f" goes mostly {way}: from {at[lo] if way == 'up' else at[hi]} to "
+               f"{at[hi] if way == 'up' else at[lo]}{ends}.")
+        claims.append(f"data.sink.steps.{'rises' if way == 'up' else 'falls'} >= "
+                      f"{max(rises, falls)}")
+        if hi not in groups:
+            how = f" stays at {at[lo]}."
+    # what it says: the row adds up to 1 at every layer, so what the first token does not
+    # get goes to the other tokens, a different amount at each layer
+    how += " The rest of each row goes to the other tokens."
+    claims.append(f"data.layers[0:{L}].total ~= 1 ± 0.001")
+    return f": its share on {names}{how}", claims
 
 
 def spoken(tok: str) -> str:
@@ -271,7 +279,9 @@ def build(c: Context) -> Draft:
     tie = abs(ratio - 1) < 0.1
     # the per-head step (query · key, softmax: per_head's, named by its title: round 37, the
     # voice said "per_head"), then what the arcs average
-    text = (f"Layer {{data.layers[0].layer}} reads X of layer {{data.layers[0].layer}}. In each "
+    # round 37e (review: X used from the first second, never said what it is): what X is, once
+    text = (f"Layer {{data.layers[0].layer}} reads X of layer {{data.layers[0].layer}}: the "
+            f"tokens' vectors, which every layer adds its updates to. In each "
             f"of its {{data.n_heads}} heads, the query of {said} is scored against every "
             f"token's key, and a softmax turns the scores into a row of weights, as the video "
             f"“{video_title('per_head')}” showed for one head. The arcs show the head-average, "
@@ -306,7 +316,9 @@ def build(c: Context) -> Draft:
     claims += on_first
     beats.append(Beat(
         "arcs", ["arcs"],
-        f"Layer {{data.layers[0].layer}} reads X^({{data.layers[0].layer}}). Arcs: {word}'s head-average, the mean of "
+        # round 37e (the caption's caret "X^(0)" beside the header's typeset X^(0)): the
+        # header carries X; the caption names the arcs
+        f"Layer {{data.layers[0].layer}}'s arcs: {word}'s head-average, the mean of "
         f"its {{data.n_heads}} heads' rows.",
         text, expect=claims + [f"data.layers[0].top_word.pos == {w0}"]))
 
@@ -315,7 +327,13 @@ def build(c: Context) -> Draft:
     # through them in that order and shows the last layer in `sink`
     share = rows["sink"]
     hi = int(np.argmax(share))
-    text = "Each layer makes fresh queries and keys from its own X."
+    # round 37e (the update animation unnarrated, layer 1's number said 2-3 s before its row):
+    # the residual step said while it is drawn, then the fresh queries and keys
+    normed = ", normalised after each add" if t.spec.placement.name == "post" else ""
+    text = ("Layer {data.layers[0].layer}'s attention and feed-forward add their updates to "
+            f"X{normed}, giving X of layer {{data.layers[1].layer}}; from it, layer "
+            "{data.layers[1].layer} makes fresh queries and keys." if L >= 2 else
+            "Each layer makes fresh queries and keys from its own X.")
     claims = []
     said_peak = False
     if L >= 2:
@@ -352,6 +370,10 @@ def build(c: Context) -> Draft:
                  f"{{data.sink.end_after0:.2f}} at most after layer {{data.layers[0].layer}}.")
     beats.append(Beat(
         "depth", ["depth"],
+        # round 37e (this caption stood 32 s): it names layer 1's step; the scene's legs
+        # caption themselves
+        "Layer {data.layers[0].layer}'s updates added to X give layer "
+        "{data.layers[1].layer}'s X: fresh queries and keys." if L >= 2 else
         "Every layer makes fresh queries and keys from its own X.",
         text, expect=claims + on_first))
 
@@ -447,8 +469,7 @@ def build(c: Context) -> Draft:
         # fall to 0.01): the profile the chart shows, its steps up and down, its first,
         # lowest, highest and last bars lit as said
         said_p, claims = profile(share, names_short)
-        text += f"In short, for this one sentence, the row of {said} moves from layer to layer" \
-            + said_p
+        text += f"In short, for this one sentence, the row of {said} moves with depth" + said_p
         claims += on_first
     beats.append(Beat(
         "summary", ["summary"],

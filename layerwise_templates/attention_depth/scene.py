@@ -203,6 +203,8 @@ BAR_H = 2.9                 # a bar of share 1
 BAR_W = 0.44
 BAR_PITCH = 0.8
 BAR_MARGIN = 0.15            # the last bar's slot ends this far inside the frame
+LOW_BAR = 0.12              # a dense chart's bar shorter than this is ringed (round 37e)
+RING_H = 0.2                # ... by a ring this tall
 TOP_Y = 2.6                 # the counter's row
 ELLIPSIS = "…"
 BLANK = "␣"                 # a token of spaces only (SmolLM2's " " before a digit)
@@ -590,7 +592,17 @@ class AttentionDepthScene(StoryboardScene):
         x = (self.bar_x(a) + self.bar_x(b)) / 2
         y = max(self.bar_top(k) for k in range(a, b + 1))
         lines = VGroup()
-        if len(at) > 1:
+        if max(self.bar_top(k) for k in at) - CHART_Y < LOW_BAR:
+            # round 37e (the 0.01 bars 1 px tall, marked by a 4-px comb): a bar too short to
+            # find is ringed (all of a near-tie's in one ring), its number's line starts at
+            # the ring's top
+            ring = Rectangle(width=self.bar_x(b) - self.bar_x(a) + bw + 0.1, height=RING_H,
+                             color=T.SINK, stroke_width=2.5)
+            ring.move_to([x, CHART_Y + RING_H / 2 - 0.03, 0])
+            lines.add(ring)
+            y = ring.get_top()[1]
+            taken.append((ring.get_left()[0], ring.get_right()[0], ring.get_bottom()[1], y))
+        elif len(at) > 1:
             y += 0.07
             lines.add(Line([self.bar_x(a) - bw / 2, y, 0], [self.bar_x(b) + bw / 2, y, 0],
                            color=T.MUTED, stroke_width=2))
@@ -772,12 +784,25 @@ class AttentionDepthScene(StoryboardScene):
             top.shift(UP * max(0.0, reach - top.get_bottom()[1]))
             low = min(m.get_bottom()[1] for m in self.dense_ticks.values())
             xname = txt("layer", LAB).next_to([base.get_center()[0], low, 0], DOWN, buff=0.1)
-            return VGroup(top, base, xname)
+            return VGroup(top, base, xname, self.y_axis())
         reach = CHART_Y + max(sum(part_heights(lay)) for lay in v.layers) + 0.08 \
             + txt("0.00", VAL, mono=True).height + 0.1
         top.shift(UP * max(0.0, reach - top.get_bottom()[1]))
         xname = txt("layer", LAB).next_to(base, DOWN, buff=0.5)
         return VGroup(top, base, xname)
+
+    def y_axis(self) -> VGroup:
+        """A dense chart's share axis (round 37e: its numbers sit on lines at the heights
+        where they fit, and "0.01" stood above "0.06": the axis gives the scale): a line from
+        0 to 1 left of the first bar, ticks at 0.5 and 1, their numbers left of it."""
+        x = CHART_X + 0.4 - self.bar_layout[0] - 0.05
+        g = VGroup(Line([x, CHART_Y, 0], [x, CHART_Y + BAR_H, 0], color=T.MUTED,
+                        stroke_width=2))
+        for v_ in (0.5, 1):
+            y = CHART_Y + BAR_H * v_
+            g.add(Line([x - 0.08, y, 0], [x, y, 0], color=T.MUTED, stroke_width=2))
+            g.add(txt(f"{v_:g}", LAB, T.TEXT).next_to([x - 0.08, y, 0], LEFT, buff=0.06))
+        return g
 
     # --- stage -----------------------------------------------------------------------------
     def clear_extra(self, t: float = 0.6) -> None:
@@ -1799,6 +1824,7 @@ class AttentionDepthScene(StoryboardScene):
             late = squish_rate_func(smooth, 0.45, 1) if name_out else smooth
             self.play(*name_out, FadeInPlace(st.chart[0], rate_func=late), Create(st.chart[1]),
                       FadeInPlace(st.chart[2]), FadeInPlace(b.tick),
+                      *[Create(m) for m in st.chart[3:]],
                       run_time=max(0.6, min(1.4, t_parts - 0.6 - self.time)))
             if name is not None:
                 self.remove(name)
@@ -1977,8 +2003,9 @@ class AttentionDepthScene(StoryboardScene):
             t_of = {l: self.when_said(f"{float(v.layers[l].sink):.2f}", self.time)
                     for l in said}
             layers = sorted(said, key=lambda l: t_of[l])
-            if self.says("goes up") and layers:
-                t_up = self.when_said("goes up", self.time)
+            trend = next((w for w in ("swings between", "goes up") if self.says(w)), None)
+            if trend is not None and layers:
+                t_up = self.when_said(trend, self.time)
                 self.hold_until(t_up - 0.2)
                 trace = VMobject().set_points_as_corners(
                     [bars[l].parts.get_top() for l in range(L)])
@@ -1994,6 +2021,29 @@ class AttentionDepthScene(StoryboardScene):
                 self.play(FadeOut(trace), run_time=0.3)
                 trace = None
             self.light(self.lit(bars, l), run_time=0.9)
+        if self.dense and self.says("the rest of each row"):
+            self.rest_of_rows(chart, bars)
+
+    def rest_of_rows(self, chart, bars: dict) -> None:
+        """"The rest of each row goes to the other tokens" (round 37e: the summary stood
+        still for 18 s): over each bar, what its row gives the other tokens grows up to the
+        axis' 1, in a muted shade, and the key names it."""
+        t_r = self.when_said("the rest of each row", self.time)
+        self.hold_until(t_r - 0.2)
+        top = chart[0][3][0].get_top()[1]
+        rests = VGroup()
+        for b in bars.values():
+            h = top - b.parts.get_top()[1]
+            if h > 0.01:
+                rests.add(Rectangle(width=b.parts.width, height=h, stroke_width=0)
+                          .set_fill(T.MUTED, 0.3).next_to(b.parts, UP, buff=0)
+                          .set_z_index(-1))        # under the bars' numbers
+        keys = chart[0][0][1]
+        key = VGroup(Rectangle(width=0.24, height=0.24, stroke_width=0).set_fill(T.MUTED, 0.3),
+                     txt("the other tokens", LAB)).arrange(RIGHT, buff=0.08)
+        key.scale(keys[0][0].width / 0.24).next_to(keys, RIGHT, buff=0.3)
+        self.play(LaggedStart(*[GrowFromEdge(r, DOWN) for r in rests], lag_ratio=0.04),
+                  FadeIn(key, shift=LEFT * 0.2), run_time=1.8)
 
     def when_said(self, phrase: str, default: float | None = None,
                   after: float | None = None) -> float:
@@ -2297,6 +2347,11 @@ class AttentionDepthScene(StoryboardScene):
             t_k = self.when_said(f"{float(v.layers[k].sink):.2f}", t_leg + 0.4 * len(leg),
                                  after=t_leg)
             self.hold_until(t_leg - 0.5)
+            if self.burned is None:
+                # round 37e (one caption for 32 s of legs): the caption follows each leg
+                self.set_caption(f"Layers {int(v.layers[start].layer)} to "
+                                 f"{int(v.layers[k].layer)}: one bar per layer, the arcs at "
+                                 f"layer {int(v.layers[k].layer)}.")
             said = getattr(self, "_said_val", None)
             gone = [m for m in (st.nums, said) if m is not None and len(m)]
             if gone:            # the stop's numbers leave before the header changes
@@ -2371,7 +2426,12 @@ class AttentionDepthScene(StoryboardScene):
             self.add(*nb[1:])
             st.block = VGroup(block.box, *nb[1:])
             st.block.box = block.box
+        # round 37e (legs of 10 layers at 0.33 s, the arcs flickering): between the stops the
+        # arcs leave and the bars come in one by one, the header counting with them; the
+        # stop's arcs grow back where the voice names it
         arcs = self.arcs(lay.row)
+        if not land:
+            arcs.set_stroke(opacity=0)
         anims = [ReplacementTransform(st.arcs, arcs)]
         if st.nums is not None and len(st.nums):
             anims.append(FadeOutPlace(st.nums, run_time=min(t, 0.4)))
@@ -2400,8 +2460,11 @@ class AttentionDepthScene(StoryboardScene):
         rolling to layer 1 as X^(1) forms), the arcs reshape and the bar grows as the number
         is said."""
         st = self.st
-        pre = max(1.0, t_num - 0.6 - self.time)
         land = 0.8
+        # round 37e (a decoder's draft: "0.02" said 2-3 s before its row): a dense chart's
+        # row lands before its number is said (MiniLM's timing kept)
+        early = 1.2 if self.dense else 0.6
+        pre = max(1.0, t_num - early - self.time)
         t = pre + land
         f = pre / t
         header = self.counter(self.v.layers[1].layer)
