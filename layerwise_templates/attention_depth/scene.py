@@ -592,24 +592,31 @@ class AttentionDepthScene(StoryboardScene):
         x = (self.bar_x(a) + self.bar_x(b)) / 2
         y = max(self.bar_top(k) for k in range(a, b + 1))
         lines = VGroup()
+        # round 37e (the 0.01 bars 1 px tall, marked by a 4-px comb): bars too short to find
+        # are ringed (a run of neighbours in one ring); the lines start at the rings' tops
+        foot = {k: self.bar_top(k) + 0.03 for k in at}
         if max(self.bar_top(k) for k in at) - CHART_Y < LOW_BAR:
-            # round 37e (the 0.01 bars 1 px tall, marked by a 4-px comb): a bar too short to
-            # find is ringed (all of a near-tie's in one ring), its number's line starts at
-            # the ring's top
-            ring = Rectangle(width=self.bar_x(b) - self.bar_x(a) + bw + 0.1, height=RING_H,
-                             color=T.SINK, stroke_width=2.5)
-            ring.move_to([x, CHART_Y + RING_H / 2 - 0.03, 0])
-            lines.add(ring)
-            y = ring.get_top()[1]
-            taken.append((ring.get_left()[0], ring.get_right()[0], ring.get_bottom()[1], y))
-        elif len(at) > 1:
+            for r in adjacent(at):
+                ring = Rectangle(width=self.bar_x(r[-1]) - self.bar_x(r[0]) + bw + 0.1,
+                                 height=RING_H, color=T.SINK, stroke_width=2.5)
+                ring.move_to([(self.bar_x(r[0]) + self.bar_x(r[-1])) / 2,
+                              CHART_Y + RING_H / 2 - 0.03, 0])
+                lines.add(ring)
+                foot.update({k: ring.get_top()[1] for k in r})
+                taken.append((ring.get_left()[0], ring.get_right()[0], ring.get_bottom()[1],
+                              ring.get_top()[1]))
+            y = max(y, max(foot.values()))
+        if len(adjacent(at)) > 1 or (len(at) > 1 and len(lines) == 0):
+            # a comb: a line across above every bar between, a tooth down to each
             y += 0.07
             lines.add(Line([self.bar_x(a) - bw / 2, y, 0], [self.bar_x(b) + bw / 2, y, 0],
                            color=T.MUTED, stroke_width=2))
-            lines.add(*[Line([self.bar_x(k), y, 0], [self.bar_x(k), self.bar_top(k) + 0.03, 0],
+            lines.add(*[Line([self.bar_x(k), y, 0], [self.bar_x(k), foot[k], 0],
                              color=T.MUTED, stroke_width=2) for k in at])
             taken.append((self.bar_x(a) - bw / 2, self.bar_x(b) + bw / 2, y - 0.05, y))
-        p = place(val.width, val.height, x, y, bars, taken, CHART_X, self.chart_right())
+        # right of the share axis and its numbers (a second sentence's "0.06" met its "0.5")
+        p = place(val.width, val.height, x, y, bars, taken, self.axis_x + 0.06,
+                  self.chart_right())
         val.move_to([p.x, p.bottom + val.height / 2, 0])
         taken.append(p.box)
         if p.bottom - y > 0.2:
@@ -791,11 +798,16 @@ class AttentionDepthScene(StoryboardScene):
         xname = txt("layer", LAB).next_to(base, DOWN, buff=0.5)
         return VGroup(top, base, xname)
 
+    @property
+    def axis_x(self) -> float:
+        """Where a dense chart's share axis stands: just left of the first bar."""
+        return CHART_X + 0.4 - self.bar_layout[0] - 0.05
+
     def y_axis(self) -> VGroup:
         """A dense chart's share axis (round 37e: its numbers sit on lines at the heights
         where they fit, and "0.01" stood above "0.06": the axis gives the scale): a line from
         0 to 1 left of the first bar, ticks at 0.5 and 1, their numbers left of it."""
-        x = CHART_X + 0.4 - self.bar_layout[0] - 0.05
+        x = self.axis_x
         g = VGroup(Line([x, CHART_Y, 0], [x, CHART_Y + BAR_H, 0], color=T.MUTED,
                         stroke_width=2))
         for v_ in (0.5, 1):
