@@ -402,6 +402,16 @@ def test_sink_ties_and_steps_are_the_shares(built):
     assert d["weights"] is None
 
 
+def test_level_split_is_the_least_spread_cut():
+    """Round 39: the summary's two levels, the cut whose two runs spread least about their
+    means (each run at least 3 layers), recomputed by brute force; None when too short."""
+    from layerwise_templates.attention_depth.plan import level_split
+    s = level_split([0.1, 0.0, 0.2, 0.1, 0.6, 0.5, 0.7, 0.6])
+    assert s["at"] == 3 and s["before"] == pytest.approx(0.1) and s["after"] == pytest.approx(0.6)
+    assert level_split([0.1, 0.2, 0.3, 0.4, 0.5]) is None
+    assert level_split([0.3, 0.3, 0.3, 0.9, 0.9, 0.9, 0.1], least=3)["at"] == 2
+
+
 def test_measured_name_is_the_file_read():
     """Round 37: what was measured, named once for logit_lens, residual_stream and
     attention_depth (models.weights_read, measured_as): SmolLM2's package file is the

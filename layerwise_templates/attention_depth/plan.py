@@ -36,7 +36,9 @@ the changed X; the sink share; and a deep layer head by head.
   sink.max / sink.min / .last  the highest and lowest share (layer, value), the last layer's;
                                `.tied`: the layers whose share is written as the extreme's
                                (a near-tie, said as one); `sink.steps`: how many steps from
-                               one layer to the next go up (`rises`) and down (`falls`), of `n`
+                               one layer to the next go up (`rises`) and down (`falls`), of `n`;
+                               `sink.split`: the best split into two runs of layers (`at` the
+                               first's last layer, `before`/`after` their mean shares), or None
   sink.end_after0              the last special token's largest weight after layer 0
   weights                      the weights file the trace read (models.weights_read: name,
                                variant, quant, bits; SmolLM2-135M-Instruct, Q4_1, 4-bit)
@@ -112,6 +114,28 @@ def steps(values) -> dict:
     0.06 to 0.89" hid a fall to 0.01 and a zig-zag; the summary says these counts)."""
     d = np.diff(np.asarray(values, dtype=float))
     return {"rises": int(np.sum(d > 0)), "falls": int(np.sum(d < 0)), "n": int(len(d))}
+
+
+SPLIT_LEAST = 3     # layers in each run of a level split
+
+
+def level_split(values, least: int = SPLIT_LEAST) -> dict | None:
+    """Round 39 (two reviews: "no steady trend" beside a chart whose share sits at 0.20 over
+    layers 0-11 and 0.59 over 12-29): the best split of the shares into two runs of
+    neighbouring layers (each at least `least` long), the one with the least squared spread
+    about each run's mean: `at` the first run's last layer, `before` and `after` the runs'
+    means. None for fewer than 2 * least layers."""
+    x = np.asarray(values, dtype=float)
+    best = None
+    for k in range(least, len(x) - least + 1):
+        a, b = x[:k], x[k:]
+        cost = float(((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum())
+        if best is None or cost < best[0] - 1e-12:
+            best = (cost, k)
+    if best is None:
+        return None
+    k = best[1]
+    return {"at": k - 1, "before": float(x[:k].mean()), "after": float(x[k:].mean())}
 
 
 def _tok(t: Trace, j: int, w: float) -> dict:
@@ -309,6 +333,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
     for key in ("max", "min"):
         sink[key]["tied"] = tied(share, sink[key]["layer"], decimals)
     sink["steps"] = steps(share)
+    sink["split"] = level_split(share)
     for name, t_ in (("tie", tie), ("tie_last", tie_last)):
         if t_ is not None:
             for k in ("old", "new", "swap"):

@@ -40,6 +40,12 @@ class Steps(View):
     n: int                          # all of them (n_layers - 1)
 
 
+class Split(View):
+    at: int                         # the first run's last layer (plan.level_split)
+    before: float                   # the mean share over layers 0..at
+    after: float                    # ... over the layers after it
+
+
 class Weights(View):
     file: str
     name: str                       # SmolLM2-135M-Instruct
@@ -56,6 +62,7 @@ class Sink(View):
     last: float
     end_after0: float
     steps: Steps
+    split: Split | None
 
 
 class Tie(View):
