@@ -15,7 +15,7 @@ from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT,
 from layerwise_core.drafts.base import Beat, Context, Draft, DraftError, quoted
 from layerwise_core.models import weights_read
 
-from .plan import cannot_chart, swap_moved_by, swapped_order, tied
+from .plan import cannot_chart, level_split, swap_moved_by, swapped_order, tied
 
 
 
@@ -167,8 +167,12 @@ def range_sentence(share, between: list[int], last: int) -> str:
         for m in split(share, start, k, kind)[:-1]:
             text += leg(start, m, start == between[0]) + waypoint(m)
             start = m + 1
-        text += (leg(start, k, start == between[0]) + f". The share is {kind} at "
-                 f"{said_layers(ks)}: {{data.layers[{ext}].sink:.2f}}.")
+        # round 39 (both reviews: "lowest at layers 10 and 11" said with layers 12-29 not
+        # up, a tie only at 2 decimals): the stop's value alone ("about" for a near-tie);
+        # lowest and highest are the summary's, once every bar is up
+        said = said_layers(ks)
+        text += (leg(start, k, start == between[0]) + f". {said[0].upper() + said[1:]}: "
+                 f"{'about ' if len(ks) > 1 else ''}{{data.layers[{ext}].sink:.2f}}.")
         start = k + 1
     if start < last:
         for m in split(share, start, last, None):
@@ -191,17 +195,42 @@ def range_claims(share, between: list[int]) -> list[str]:
     return claims
 
 
-TREND = 0.25     # each way, at least this share of the steps: "no steady trend"
+TREND = 0.25     # each way, at least this share of the steps: "swings between"
+SPLIT_RATIO = 2.0   # two levels said where one run's mean share is this times the other's
+SPLIT_GAP = 0.1     # ... and this much apart
 
 
-def profile(share, names: str) -> tuple[str, list[str]]:
+def levels(split, L: int) -> tuple[str, list[str]] | None:
+    """Round 39 (both reviews: "no steady trend" beside a chart at 0.20 over layers 0-11 and
+    0.59 over 12-29): the plan's best split into two runs (`sink.split`) said as two levels
+    ("averages 0.20 over layers 0 to 11 and 0.59, higher, from layer 12 on") where the runs'
+    means differ by SPLIT_RATIO and SPLIT_GAP; else None. Its claims."""
+    if split is None:
+        return None
+    lo, hi = sorted((split["before"], split["after"]))
+    if hi < SPLIT_RATIO * lo or hi - lo < SPLIT_GAP:
+        return None
+    up = split["after"] > split["before"]
+    k = split["at"]
+    a, b = ("after", "before") if up else ("before", "after")
+    text = (f" averages {{data.sink.split.before:.2f}} over layers {{data.layers[0].layer}} "
+            f"to {{data.layers[{k}].layer}} and {{data.sink.split.after:.2f}}, "
+            f"{'higher' if up else 'lower'}, from layer {{data.layers[{k + 1}].layer}} on.")
+    return text, [f"data.sink.split.at == {k}",
+                  f"data.sink.split.{a} / data.sink.split.{b} >= {SPLIT_RATIO:g}",
+                  f"data.sink.split.{a} - data.sink.split.{b} >= {SPLIT_GAP:g}"]
+
+
+def profile(share, names: str, split=None) -> tuple[str, list[str]]:
     """The summary's profile of the share on the sink, after "moves from layer to layer"
     (round 37e: "goes up 13 times and down 16 times" was trivia, 3 steps tie at 2 decimals):
     where it rises and falls alike (each way at least TREND of the steps, the plan's
-    `sink.steps`), "no steady trend: it swings between" its lowest and highest (a near-tie
-    said as one), and where it ends; else that it goes up (or down) at every step. Then what
+    `sink.steps`), that it swings between its lowest and highest (a near-tie said as one),
+    and where it ends; where the plan's best split into two runs (`split`) has two levels
+    apart (`levels`), those two first, then the lowest and highest; else that it goes up
+    (or down). Then what
     that says: the rest of each row (it adds up to 1) goes to the other tokens. The scene
-    draws the profile at "no steady trend" and lights each bar as its share is said."""
+    draws the profile at "swings between" (the two levels at "averages") and lights each bar as its share is said."""
     L = len(share)
     lo, hi = int(np.argmin(share)), int(np.argmax(share))
     claims = [f"data.sink.max.layer == {hi}", f"data.sink.min.layer == {lo}"]
@@ -220,8 +249,15 @@ def profile(share, names: str) -> tuple[str, list[str]]:
     seen = {j for ks in groups.values() for j in ks}
     ends = "" if L - 1 in seen else ", and ends at {data.sink.last:.2f}"
     at = {k: f"{{data.layers[{k}].sink:.2f}}, at {said_layers(ks)}" for k, ks in groups.items()}
-    if rises >= least and falls >= least and hi in groups:
-        how = (f" swings between {at[lo]}, and {at[hi]}{ends}: no steady trend.")
+    two = levels(split, L) if hi in groups else None
+    if two is not None:
+        # the two levels, then the extremes (every bar is up by now) and the end
+        about = "about " if len(groups[lo]) > 1 else ""
+        how = (f"{two[0]} It is lowest, {about}{at[lo]}, and highest, {at[hi]}"
+               f"{ends.replace(', and ends', '; it ends')}.")
+        claims += two[1]
+    elif rises >= least and falls >= least and hi in groups:
+        how = f" swings between {at[lo]}, and {at[hi]}{ends}."
         claims += [f"data.sink.steps.rises >= {least}", f"data.sink.steps.falls >= {least}"]
     else:
         way = "up" if rises >= falls else "down"
@@ -236,6 +272,11 @@ def profile(share, names: str) -> tuple[str, list[str]]:
     how += " The rest of each row goes to the other tokens."
     claims.append(f"data.layers[0:{L}].total ~= 1 ± 0.001")
     return f": its share on {names}{how}", claims
+
+
+def as_shown(tok: str) -> str:
+    """A token as a word, without its leading space mark ("Ġthe", " the" -> "the")."""
+    return tok.replace("Ġ", " ").replace("▁", " ").strip()
 
 
 def spoken(tok: str) -> str:
@@ -279,27 +320,41 @@ def build(c: Context) -> Draft:
     tie = abs(ratio - 1) < 0.1
     # the per-head step (query · key, softmax: per_head's, named by its title: round 37, the
     # voice said "per_head"), then what the arcs average
+    # the model named first (round 39: its name delayed "decoder" 4 s into a still), as
+    # measured (round 37: "SmolLM2-135M" for SmolLM2-135M-Instruct read at 4 bits, the file
+    # the package ships: the plan's `weights`, the footer's name)
+    w_read = weights_read(t.meta.get("source"), t.spec.display or t.spec.name)
+    w_read = w_read if w_read and w_read.get("bits") else None
+    decoder = t.spec.kind == "decoder"
+    model_in = (("In {data.weights.name}, at {data.weights.bits} bits, l" if w_read else
+                 f"In {t.spec.display or t.spec.name}, l") if decoder else "L")
+    # round 39 (the sentence never shown, its "…" used before it was explained): the whole
+    # sentence is on screen while this is said, then folds into the drawn tokens
     # round 37e (review: X used from the first second, never said what it is): what X is, once
-    text = (f"Layer {{data.layers[0].layer}} reads X of layer {{data.layers[0].layer}}: the "
-            f"tokens' vectors, which every layer adds its updates to. In each "
-            f"of its {{data.n_heads}} heads, the query of {said} is scored against every "
-            f"token's key, and a softmax turns the scores into a row of weights, as the video "
+    # round 39: a decoder's query meets only the keys up to it ("every token's key" was wrong)
+    keys = "the key of every token up to it" if decoder else "every token's key"
+    text = (f"We follow {said} through this sentence. "
+            f"{model_in}ayer {{data.layers[0].layer}} reads X of layer "
+            f"{{data.layers[0].layer}}: the tokens' vectors, which every layer adds its updates "
+            f"to. In each of its {{data.n_heads}} heads, the query of {said} is scored against "
+            f"{keys}, and a softmax turns the scores into a row of weights, as the video "
             f"“{video_title('per_head')}” showed for one head. The arcs show the head-average, "
             f"the mean of the "
             f"{{data.n_heads}} heads' rows; it adds up to {{data.layers[0].total:.0f}}."
-            f"{several} A thicker arc means more attention. ")
-    # the model's kind, said once: an encoder's arcs also reach the tokens after the word;
-    # a decoder named as measured (round 37: "SmolLM2-135M" for SmolLM2-135M-Instruct read
-    # at 4 bits, the file the package ships: the plan's `weights`, the footer's name)
-    w_read = weights_read(t.meta.get("source"), t.spec.display or t.spec.name)
-    w_read = w_read if w_read and w_read.get("bits") else None
-    measured = "{data.weights.name}, at {data.weights.bits} bits"
+            f"{several} ")
+    # round 39: "a thicker arc means more attention" went over layer 0's arcs, all alike
+    # thin (the legend on screen says it: arc width = weight)
+    # the model's kind, said once: an encoder's arcs also reach the tokens after the word
     if t.spec.kind == "encoder" and pos[-1] < len(t.tokens) - 1:
         text += f"{t.spec.display or t.spec.name} reads both ways: {said} also looks ahead. "
-    elif t.spec.kind == "decoder":
-        text += (f"{measured}, is a decoder: {said} sees only itself and the tokens before "
-                 f"it. " if w_read else f"{t.spec.display or t.spec.name} is a decoder: {said} "
-                 f"sees only itself and the tokens before it. ")
+    elif decoder:
+        text += f"It is a decoder: {said} sees only itself and the tokens before it. "
+    # a word written twice in the sentence named by the token after it (round 39: "on the"
+    # with two "the"s on screen)
+    top = "{data.layers[0].top_word.token}"
+    if [as_shown(x) for x in t.tokens].count(as_shown(t.tokens[w0])) > 1 and \
+            w0 + 1 < len(t.tokens):
+        top = f"the {quoted(t.tokens[w0])} before {quoted(t.tokens[w0 + 1])}"
     if tie:
         text += (f"The arcs to another word and to {first_in} nearly tie: "
                  f"{{data.layers[0].top_word.token}} gets "
@@ -307,7 +362,7 @@ def build(c: Context) -> Draft:
                  f"{{data.layers[0].on_special[0]:.2f}}.")
         claims = ["data.layers[0].on_special[0] / data.layers[0].top_word.weight ~= 1 ± 0.1"]
     else:
-        text += (f"The heaviest arc to another word goes to {{data.layers[0].top_word.token}}, "
+        text += (f"The heaviest arc to another word goes to {top}, "
                  f"{{data.layers[0].top_word.weight:.2f}}; {first_in} gets "
                  f"{{data.layers[0].on_special[0]:.2f}}.")
         claims = []
@@ -318,8 +373,9 @@ def build(c: Context) -> Draft:
         "arcs", ["arcs"],
         # round 37e (the caption's caret "X^(0)" beside the header's typeset X^(0)): the
         # header carries X; the caption names the arcs
-        f"Layer {{data.layers[0].layer}}'s arcs: {word}'s head-average, the mean of "
-        f"its {{data.n_heads}} heads' rows.",
+        # round 39 ("head-average" captioned over head 0's row): both, in the order shown
+        f"Layer {{data.layers[0].layer}}: {word}'s attention row, one head, then the mean of "
+        f"its {{data.n_heads}} heads.",
         text, expect=claims + [f"data.layers[0].top_word.pos == {w0}"]))
 
     # depth: layer 1 (its X fed in, drawn), the layers between it and the one before last in
@@ -392,7 +448,8 @@ def build(c: Context) -> Draft:
              f"attention when they have nothing to gather.")
     if rows["sink_kind"] == "first":
         # why the first token, said as the structure it is (the causal mask), not measured
-        text += (" In a decoder it is the one token that every token after it can see; "
+        # round 39 ("every token after it can see" was circular): the only one all can see
+        text += (" In a decoder it is the one token every token can see; "
                  "this model adds no start mark of its own.")
     claims = [f"data.sink.max.layer == {hi}"] + on_first
     if L >= 2 and hi != L - 1:
@@ -468,7 +525,7 @@ def build(c: Context) -> Draft:
         # round 37 ("moves with depth" alone was thin; then "goes from 0.06 to 0.89" hid the
         # fall to 0.01): the profile the chart shows, its steps up and down, its first,
         # lowest, highest and last bars lit as said
-        said_p, claims = profile(share, names_short)
+        said_p, claims = profile(share, names_short, level_split(share))
         text += f"In short, for this one sentence, the row of {said} moves with depth" + said_p
         claims += on_first
     beats.append(Beat(

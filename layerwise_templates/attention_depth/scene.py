@@ -620,8 +620,12 @@ class AttentionDepthScene(StoryboardScene):
         val.move_to([p.x, p.bottom + val.height / 2, 0])
         taken.append(p.box)
         if p.bottom - y > 0.2:
-            lines.add(Line([x, y + 0.03, 0], [x, p.bottom - 0.04, 0], color=T.MUTED,
-                           stroke_width=2))
+            # round 39 (both reviews: a lifted "0.06" read as a bar at 0.4): an arrow from the
+            # number down to its bar's top (or ring), so the number is a callout, not a height
+            lines.add(Arrow([x, p.bottom - 0.04, 0], [x, y + 0.02, 0], buff=0, color=T.MUTED,
+                            stroke_width=2.5, tip_length=0.12,
+                            max_tip_length_to_length_ratio=0.5,
+                            max_stroke_width_to_length_ratio=20))
         return VGroup(val, lines)
 
     @cached_property
@@ -1345,9 +1349,12 @@ class AttentionDepthScene(StoryboardScene):
                          txt("to", LAB, T.MUTED),
                          Num(v.deep.layer, decimals=0, size=LAB, color=T.MUTED))
             model.move_to([0, TOP_Y, 0]).align_to([7.11 - T.EDGE, 0, 0], RIGHT)
-            self.play(LaggedStart(*[FadeIn(m, shift=UP * 0.15) for m in st.tokens],
-                                  lag_ratio=0.12),
-                      *([FadeInPlace(model)] if named else []), run_time=1.6)
+            if None in st.cols and self.says("this sentence"):
+                self.sentence_fold([FadeInPlace(model)] if named else [])
+            else:
+                self.play(LaggedStart(*[FadeIn(m, shift=UP * 0.15) for m in st.tokens],
+                                      lag_ratio=0.12),
+                          *([FadeInPlace(model)] if named else []), run_time=1.6)
             if named:
                 st.model = model
                 t_enc = self.when_said("encoder", self.time)
@@ -1524,7 +1531,13 @@ class AttentionDepthScene(StoryboardScene):
                          txt("heads:", LAB, T.MUTED))
         for m, c in zip(on_word, chips):
             m.move_to([c.get_x(), c.get_y() - 0.52, 0])
-        w_lab = txt(f"on {as_written(str(lay.top_word.token))}:", LAB, T.MUTED)
+        # round 39 ("on the:" with two "the"s drawn): a word drawn twice named by the next
+        tw = as_written(str(lay.top_word.token))
+        drawn = [as_written(str(v.tokens.values[j])) for j in st.xs]
+        nxt = word_j + 1
+        if drawn.count(tw) > 1 and nxt in st.xs:
+            tw = f"\"{tw}\" before \"{as_written(str(v.tokens.values[nxt]))}\""
+        w_lab = txt(f"on {tw}:", LAB, T.MUTED)
         w_lab.move_to(on_word, coor_mask=[0, 1, 0])
         # the two rows' names right-aligned, clear of the wider of the two first columns
         edge = min(chips[0].get_left()[0], on_word[0].get_left()[0]) - 0.3
@@ -1548,7 +1561,7 @@ class AttentionDepthScene(StoryboardScene):
         # own row" is said (they came at the end of the line)
         self.hold_until(t_rows - 0.8)
         self.play(LaggedStart(*[FadeIn(c, shift=DOWN * 0.15) for c in chips], lag_ratio=0.04),
-                  FadeInPlace(heads_lab), run_time=0.6)
+                  FadeInPlace(heads_lab), *([] if work else self.ell_note_out()), run_time=0.6)
         # round 31 ("each head has its own row" over an empty stage): the first head not
         # named comes first, its row drawn as the line is said, so a row is on screen at once
         seq = intro + pair
@@ -1666,7 +1679,7 @@ class AttentionDepthScene(StoryboardScene):
         mean_num = Num(lay.row[word_j], decimals=dec, size=LAB, color=T.WEIGHTS)
         mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
                         txt("heads, the head-average;", LAB),
-                        *([txt(f"on {as_written(str(lay.top_word.token))}:", LAB), mean_num]
+                        *([txt(f"on {tw}:", LAB), mean_num]
                           if has_tab else []))
         # made in the arcs' empty place (under the table: round 35, at the arcs' label
         # height it touched the table's rows); it rises there as the arcs are drawn
@@ -1715,10 +1728,11 @@ class AttentionDepthScene(StoryboardScene):
             # round 37 (a reviewer: the row cross-faded into the mean, two rows offset while
             # fading): each head's number travels, whole, into the mean's place, one after
             # the other, and goes out there; the mean comes up as the last lands
+            # round 39 (nine numbers piled into a jumble of digits): each shrinks and fades
+            # on its way in, so none is read over another as it lands
             self.play(FadeIn(VGroup(*mean_lab[:-1]), rate_func=squish_rate_func(smooth, 0, 0.5)),
-                      LaggedStart(*[Succession(c.animate(run_time=0.7).move_to(mean_num),
-                                               FadeOut(c, run_time=0.2)) for c in copies],
-                                  lag_ratio=0.07),
+                      LaggedStart(*[c.animate(run_time=0.8).move_to(mean_num).scale(0.35)
+                                    .set_opacity(0) for c in copies], lag_ratio=0.07),
                       FadeIn(mean_num, rate_func=squish_rate_func(smooth, 0.8, 1)),
                       run_time=1.2)
             self.drop(copies)
@@ -1873,6 +1887,59 @@ class AttentionDepthScene(StoryboardScene):
             st.extra = [st.model]
             st.model = None
 
+    def sentence_fold(self, extra: list) -> None:
+        """Round 39 (both reviews: the sentence never shown, "…" used before it was explained):
+        "We follow bank through this sentence": the whole sentence, one line, where the token
+        row goes (the focus word gold); then it folds into the drawn tokens: each drawn word
+        moves to its column, each run left out slides together into its "…", and a line under
+        the row says what a "…" is and what its number will be (it leaves as the first
+        weights come: `_ell_note`)."""
+        v, st = self.v, self.st
+        toks = [str(x) for x in v.tokens.values]
+        pieces, x = [], 0.0
+        space = txt("a b", T.TYPE.label).width - txt("ab", T.TYPE.label).width
+        for j, tok in enumerate(toks):
+            color = T.HIGHLIGHT if j in v.focus.values else T.TEXT
+            m = txt(as_written(tok), T.TYPE.label, color)
+            x += (space if j and tok[:1].isspace() else 0.02) + m.width / 2
+            pieces.append(m.set_x(x))
+            x += m.width / 2
+        sent = on_baseline(pieces, ROW_Y)
+        room = 2 * (7.11 - T.EDGE)
+        if sent.width > room:
+            sent.scale(room / sent.width)
+        sent.set_x(0)
+        t_follow = self.when_said("this sentence", 0.0)
+        self.play(LaggedStart(*[FadeIn(m, shift=UP * 0.15) for m in pieces], lag_ratio=0.05),
+                  *extra, run_time=1.2)
+        self.hold_until(max(self.time + 0.6, t_follow + 0.4, self.cue_at(1) - 0.2))
+        # each column: a drawn token's word moves onto it; a "…" takes its run's words
+        moves, k = [], 0
+        for col, m in zip(st.cols, st.tokens):
+            if col is not None:
+                moves.append(ReplacementTransform(pieces[col], m))
+                k = col + 1
+                continue
+            run = []
+            while k < len(toks) and k not in st.xs:
+                run.append(pieces[k])
+                k += 1
+            moves.append(ReplacementTransform(VGroup(*run), m))
+        note = txt(f"{ELLIPSIS} = words left out; the number under it: their weights added",
+                   LAB, T.MUTED)
+        note.move_to([(DIAG_LEFT + DIAG_RIGHT) / 2, ROW_Y - 0.5, 0])
+        self.play(*moves, run_time=1.3)
+        self.play(FadeIn(note, shift=UP * 0.1), run_time=0.5)
+        self.emphasize(*[m for col, m in zip(st.cols, st.tokens) if col is None], buff=0.06,
+                       run_time=1.0)
+        self._ell_note = note
+
+    def ell_note_out(self) -> list:
+        """The "…" line under the row leaves (the first weights take its place)."""
+        note = getattr(self, "_ell_note", None)
+        self._ell_note = None
+        return [FadeOutPlace(note)] if note is not None else []
+
     def decoder_row(self, early) -> list:
         """Round 37 ("bank sees only itself and the tokens before it" over a still row): at
         "thicker arc" the thickest drawn arc lit; at "decoder" the weights of the focus word
@@ -1955,7 +2022,8 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_q - 0.4)
         # "bank's query times each token's key gives a score": a line from bank to each key,
         # its score written under the key as the line lands
-        self.play(FadeIn(formula, shift=DOWN * 0.15), FadeIn(names[0]), run_time=0.5)
+        self.play(FadeIn(formula, shift=DOWN * 0.15), FadeIn(names[0]), *self.ell_note_out(),
+                  run_time=0.5)
         self.play(LaggedStart(*[AnimationGroup(
             Create(a), FadeIn(scores[js.index(j)], shift=DOWN * 0.1,
                               rate_func=squish_rate_func(smooth, 0.6, 1)))
@@ -2016,7 +2084,9 @@ class AttentionDepthScene(StoryboardScene):
                     for l in said}
             layers = sorted(said, key=lambda l: t_of[l])
             trend = next((w for w in ("swings between", "goes up") if self.says(w)), None)
-            if trend is not None and layers:
+            if self.says("averages") and not isinstance(v.sink.split, Value):
+                self.two_levels(chart, bars, v.sink.split, L)
+            elif trend is not None and layers:
                 t_up = self.when_said(trend, self.time)
                 self.hold_until(t_up - 0.2)
                 trace = VMobject().set_points_as_corners(
@@ -2035,6 +2105,34 @@ class AttentionDepthScene(StoryboardScene):
             self.light(self.lit(bars, l), run_time=0.9)
         if self.dense and self.says("the rest of each row"):
             self.rest_of_rows(chart, bars)
+
+    def two_levels(self, chart, bars: dict, split, L: int) -> None:
+        """Round 39 ("no steady trend" beside a visible step): "averages 0.20 over layers 0 to
+        11 and 0.59, higher, from layer 12 on": a dashed line at each run's mean across its
+        bars, drawn left to right as its number is said, the number at its right end; both
+        leave as the lowest is said."""
+        k = int(split.at)
+        base = bars[0].parts.get_bottom()[1]
+        one = chart[0][3][0].get_top()[1]         # the share axis' 1
+        hw = self.bar_layout[1] / 2 + 0.03
+        marks = []
+        for (a, b), m in (((0, k), split.before), ((k + 1, L - 1), split.after)):
+            y = base + float(m) * (one - base)
+            ln = DashedLine([bars[a].parts.get_x() - hw, y, 0], [bars[b].parts.get_x() + hw, y, 0],
+                            color=T.POINTER, stroke_width=3, dash_length=0.08).set_z_index(3)
+            num = Num(m, decimals=int(self.v.decimals), size=VAL_DENSE, color=T.POINTER)
+            num.next_to(ln, UP, buff=0.06).set_z_index(5)
+            # on a backing of the stage's colour: it sits over the bars it averages
+            back = Rectangle(width=num.width + 0.1, height=num.height + 0.08, stroke_width=0)
+            back.set_fill(T.BACKGROUND, 0.85).move_to(num).set_z_index(4)
+            num = VGroup(back, num)
+            t_m = self.when_said(f"{float(m):.2f}", self.time, after=self.time - 0.3)
+            self.hold_until(t_m - 0.6)
+            self.play(Create(ln), FadeIn(num, shift=DOWN * 0.1), run_time=0.9)
+            marks += [ln, num]
+        t_lo = self.when_said("lowest", self.time + 1.5, after=self.time)
+        self.hold_until(t_lo - 0.4)
+        self.play(FadeOut(VGroup(*marks)), run_time=0.4)
 
     def rest_of_rows(self, chart, bars: dict) -> None:
         """"The rest of each row goes to the other tokens" (round 37e: the summary stood
@@ -2324,7 +2422,7 @@ class AttentionDepthScene(StoryboardScene):
         text = " ".join([str(c.get("text", "")) for c in self.beat.get("cues") or []]
                         or [str(self.beat.get("narration") or "")]).lower()
         return re.search(rf"\blayers? ((?:\d+, )*(?:\d+ and )?){int(v.layers[l].layer)}: "
-                         rf"{float(v.layers[l].sink):.2f}", text)
+                         rf"(?:about )?{float(v.layers[l].sink):.2f}", text)
 
     def said_group(self, l: int) -> list[int]:
         """The layers said with stop l ("layers 10 and 11": [10, 11]), by their index."""
@@ -3107,9 +3205,15 @@ class AttentionDepthScene(StoryboardScene):
             rows_.add(VGroup(VGroup(bar, own), name))
             col0.add(Rectangle(width=w, height=h, stroke_width=0, fill_opacity=0)
                      .move_to([self.col_x[0], y, 0]))
-        lab = txt("each row, one token: it sees itself (white) and the tokens before it", LAB)
+        # round 39 (a review: no legend for the two shades): a key, white and grey
+        def key(op: float, words: str) -> VGroup:
+            sw = Rectangle(width=0.3, height=h, stroke_width=0).set_fill(T.TEXT, op)
+            return VGroup(sw, txt(words, LAB)).arrange(RIGHT, buff=0.1)
+        lab = VGroup(txt("each row, one token, sees:", LAB), key(0.95, "itself"),
+                     key(0.45, "the tokens before it")).arrange(RIGHT, buff=0.3)
         if lab.width > DIAG_RIGHT - DIAG_LEFT:       # show less, not smaller
-            lab = txt("each row, one token, sees itself and the tokens before it", LAB)
+            lab = VGroup(lab[0], VGroup(*lab[1:]).arrange(RIGHT, buff=0.3)).arrange(
+                DOWN, buff=0.1, aligned_edge=LEFT)
         lab.next_to(rows_, UP, buff=0.18).align_to([DIAG_LEFT, 0, 0], LEFT)
         g = VGroup(lab, rows_, col0)
         g.cells, g.col0, g.lab = rows_, col0, lab
