@@ -196,7 +196,7 @@ def test_smollm2_attention_depth_names_the_first_token(capsys, cache_dir, tmp_pa
     assert "the first token, \u201cAt\u201d, gets" in said["arcs"]
     assert "on the first token, \u201cAt\u201d" in said["depth"]
     assert "not something we measured, calls the first token a sink" in said["sink"]
-    assert "every token after it can see" in said["sink"]
+    assert "the one token every token can see" in said["sink"]
     for b in board["beats"]:
         if "first token" in b["narration"]:
             assert "data.special == 0" in b.get("expect", []), b["id"]
@@ -239,11 +239,13 @@ def test_smollm2_attention_depth_walks_its_layers_and_sums_its_rows(capsys, cach
     # round 37 (a fresh review: "lowest at layer 11: 0.01" beside layer 10's 0.01): the
     # near-tie said as one, and claimed
     assert f"{share[10]:.2f}" == f"{share[11]:.2f}" and share[11] < share[10]
-    assert f"lowest at layers 10 and 11: {share[11]:.2f}." in said["depth"]
+    # round 39: the stop says its value only ("about": a near-tie); lowest in the summary
+    assert f"Layers 10 and 11: about {share[11]:.2f}." in said["depth"]
+    assert "lowest" not in said["depth"]
     # round 37 (layers 12-24 at 0.3 s each): no leg passes more than 10 layers; the long
     # one stops at its lowest before the highest
     assert f"Then layers 12 to 16; layer 16: {share[16]:.2f}." in said["depth"]
-    assert (f"Then layers 17 to 24. The share is highest at layer 24: "
+    assert (f"Then layers 17 to 24. Layer 24: "
             f"{share[24]:.2f}.") in said["depth"]
     assert f"Then layers 25 to 28; layer 28: {share[28]:.2f}." in said["depth"]
     legs = re.findall(r"layers (\d+) to (\d+)", said["depth"])
@@ -252,25 +254,32 @@ def test_smollm2_attention_depth_walks_its_layers_and_sums_its_rows(capsys, cach
             "max(data.layers[2:28].sink) / data.layers[24].sink == 1",
             "data.layers[10].sink ~= 0.01 ± 0.005"} <= set(claims["depth"])
     assert said["sink"].startswith("Back at the peak, layer 24. A common reading")
-    # round 37e ("goes up 13 times and down 16 times" was trivia, 3 steps tie at the 2
-    # decimals shown): no steady trend (claimed: each way at least a quarter of the steps),
-    # the swing between the lowest (a near-tie) and the highest, the end, and what it says
-    steps = d["sink"]["steps"]
-    assert (steps["rises"], steps["falls"]) == (13, 16)
-    assert ("moves with depth: its share on the first token swings between 0.01, at layers "
-            "10 and 11, and 0.89, at layer 24, and ends at 0.47: no steady trend. The rest of "
-            "each row goes to the other tokens.") in said["summary"]
-    assert "times" not in said["summary"]
+    # round 39 (both reviews: "no steady trend" beside a chart at 0.20 over layers 0-11 and
+    # 0.59 over 12-29): the plan's two levels (its best split), claimed, then the lowest (a
+    # near-tie), the highest and the end, and what it says
+    sp = d["sink"]["split"]
+    assert sp["end"] == 11 and f"{sp['before']:.2f}" == "0.20" and f"{sp['after']:.2f}" == "0.59"
+    assert ("moves with depth: its share on the first token averages 0.20 over layers 0 to 11 "
+            "and 0.59, higher, from layer 12 on. It is lowest, about 0.01, at layers 10 and 11, "
+            "and highest, 0.89, at layer 24; it ends at 0.47. The rest of each row goes to the "
+            "other tokens.") in said["summary"]
+    assert "steady" not in said["summary"]
     assert {"data.sink.max.layer == 24", "data.sink.min.layer == 11",
-            "data.layers[10].sink ~= 0.01 ± 0.005", "data.sink.steps.rises >= 8",
-            "data.sink.steps.falls >= 8", "data.layers[0:30].total ~= 1 ± 0.001"} \
-        <= set(claims["summary"])
+            "data.layers[10].sink ~= 0.01 ± 0.005", "data.sink.split.end == 11",
+            "data.sink.split.after / data.sink.split.before >= 2",
+            "data.sink.split.after - data.sink.split.before >= 0.1",
+            "data.layers[0:30].total ~= 1 ± 0.001"} <= set(claims["summary"])
     assert d["sink"]["min"]["tied"] == [10, 11] and d["sink"]["max"]["tied"] == [24]
     # round 37 (the footer and voice said "SmolLM2-135M"; the trace is the Instruct file at
     # 4 bits): the plan names the weights read, the voice says them
     assert d["weights"]["name"] == "SmolLM2-135M-Instruct" and d["weights"]["bits"] == 4
     assert d["weights"]["quant"] == "Q4_1"
-    assert "SmolLM2-135M-Instruct, at 4 bits, is a decoder" in said["arcs"]
+    # round 39: the model named first, the decoder said short; the sentence shown first
+    assert said["arcs"].startswith("We follow \u201cbank\u201d through this sentence. In "
+                                   "SmolLM2-135M-Instruct, at 4 bits, layer 0 reads")
+    assert "It is a decoder: \u201cbank\u201d sees only itself" in said["arcs"]
+    assert "the key of every token up to it" in said["arcs"] and "thicker" not in said["arcs"]
+    assert "goes to the \u201cthe\u201d before \u201cold\u201d, 0.13" in said["arcs"]
     assert "SmolLM2-135M " not in " ".join(said.values())
     # the diagram's columns: the sink, bank and the named words first, then the words before
     # bank nearest first, then the 0s after it
@@ -304,7 +313,7 @@ def test_smollm2_attention_depth_says_a_tie_at_the_top(capsys, cache_dir, tmp_pa
     share = [x["sink"] for x in d["layers"]]
     assert int(np.argmax(share)) == 20 and f"{share[20]:.2f}" == f"{share[24]:.2f}"
     assert d["sink"]["max"]["tied"] == [20, 24]
-    assert f"highest at layers 20 and 24: {share[20]:.2f}." in said["depth"]
+    assert f"Layers 20 and 24: about {share[20]:.2f}." in said["depth"]
     assert f"data.layers[24].sink ~= {round(share[20], 2):g} ± 0.005" in claims["depth"]
     assert said["sink"].startswith("Back at layer 20. A common reading")
     assert "the peak" not in said["sink"]

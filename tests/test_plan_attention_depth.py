@@ -407,9 +407,9 @@ def test_level_split_is_the_least_spread_cut():
     means (each run at least 3 layers), recomputed by brute force; None when too short."""
     from layerwise_templates.attention_depth.plan import level_split
     s = level_split([0.1, 0.0, 0.2, 0.1, 0.6, 0.5, 0.7, 0.6])
-    assert s["at"] == 3 and s["before"] == pytest.approx(0.1) and s["after"] == pytest.approx(0.6)
+    assert s["end"] == 3 and s["before"] == pytest.approx(0.1) and s["after"] == pytest.approx(0.6)
     assert level_split([0.1, 0.2, 0.3, 0.4, 0.5]) is None
-    assert level_split([0.3, 0.3, 0.3, 0.9, 0.9, 0.9, 0.1], least=3)["at"] == 2
+    assert level_split([0.3, 0.3, 0.3, 0.9, 0.9, 0.9, 0.1], least=3)["end"] == 2
 
 
 def test_measured_name_is_the_file_read():

@@ -211,12 +211,12 @@ def levels(split, L: int) -> tuple[str, list[str]] | None:
     if hi < SPLIT_RATIO * lo or hi - lo < SPLIT_GAP:
         return None
     up = split["after"] > split["before"]
-    k = split["at"]
+    k = split["end"]
     a, b = ("after", "before") if up else ("before", "after")
     text = (f" averages {{data.sink.split.before:.2f}} over layers {{data.layers[0].layer}} "
             f"to {{data.layers[{k}].layer}} and {{data.sink.split.after:.2f}}, "
             f"{'higher' if up else 'lower'}, from layer {{data.layers[{k + 1}].layer}} on.")
-    return text, [f"data.sink.split.at == {k}",
+    return text, [f"data.sink.split.end == {k}",
                   f"data.sink.split.{a} / data.sink.split.{b} >= {SPLIT_RATIO:g}",
                   f"data.sink.split.{a} - data.sink.split.{b} >= {SPLIT_GAP:g}"]
 

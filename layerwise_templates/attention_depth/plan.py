@@ -37,7 +37,7 @@ the changed X; the sink share; and a deep layer head by head.
                                `.tied`: the layers whose share is written as the extreme's
                                (a near-tie, said as one); `sink.steps`: how many steps from
                                one layer to the next go up (`rises`) and down (`falls`), of `n`;
-                               `sink.split`: the best split into two runs of layers (`at` the
+                               `sink.split`: the best split into two runs of layers (`end` the
                                first's last layer, `before`/`after` their mean shares), or None
   sink.end_after0              the last special token's largest weight after layer 0
   weights                      the weights file the trace read (models.weights_read: name,
@@ -123,7 +123,7 @@ def level_split(values, least: int = SPLIT_LEAST) -> dict | None:
     """Round 39 (two reviews: "no steady trend" beside a chart whose share sits at 0.20 over
     layers 0-11 and 0.59 over 12-29): the best split of the shares into two runs of
     neighbouring layers (each at least `least` long), the one with the least squared spread
-    about each run's mean: `at` the first run's last layer, `before` and `after` the runs'
+    about each run's mean: `end` the first run's last layer, `before` and `after` the runs'
     means. None for fewer than 2 * least layers."""
     x = np.asarray(values, dtype=float)
     best = None
@@ -135,7 +135,7 @@ def level_split(values, least: int = SPLIT_LEAST) -> dict | None:
     if best is None:
         return None
     k = best[1]
-    return {"at": k - 1, "before": float(x[:k].mean()), "after": float(x[k:].mean())}
+    return {"end": k - 1, "before": float(x[:k].mean()), "after": float(x[k:].mean())}
 
 
 def _tok(t: Trace, j: int, w: float) -> dict:

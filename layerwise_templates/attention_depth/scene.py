@@ -2111,7 +2111,7 @@ class AttentionDepthScene(StoryboardScene):
         11 and 0.59, higher, from layer 12 on": a dashed line at each run's mean across its
         bars, drawn left to right as its number is said, the number at its right end; both
         leave as the lowest is said."""
-        k = int(split.at)
+        k = int(split.end)
         base = bars[0].parts.get_bottom()[1]
         one = chart[0][3][0].get_top()[1]         # the share axis' 1
         hw = self.bar_layout[1] / 2 + 0.03

@@ -41,7 +41,7 @@ class Steps(View):
 
 
 class Split(View):
-    at: int                         # the first run's last layer (plan.level_split)
+    end: int                        # the first run's last layer (plan.level_split)
     before: float                   # the mean share over layers 0..at
     after: float                    # ... over the layers after it
 
