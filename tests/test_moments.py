@@ -95,10 +95,10 @@ TYPED_STREAM = {
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (4, "bars"),
     ("copies", "formula"): (0, "rotated"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"), ("direction", "turns"): (0, "does change"),
-    ("direction", "most"): (3, "24 and 29"), ("direction", "apart"): (4, "the turns add up"),
+    ("direction", "most"): (3, "24 and 29"), ("direction", "apart"): (4, "they take X far"),
     # the draft's direction beat (its own id: it says less, the turns named at sentence 2)
     ("turns", "turns"): (0, "does change"), ("turns", "most"): (0, ""),
-    ("turns", "apart"): (2, "the turns add up"),
+    ("turns", "apart"): (2, "they take X far"),
     ("sizes", "norm_first"): (0, "from"), ("sizes", "norm_last"): (0, "to "),
     ("sizes", "growth"): (0, "about"), ("sink", "others"): (0, "No token"),
     ("sink", "first_token"): (0, "ever longer"),

@@ -225,9 +225,9 @@ def build(c: Context) -> Draft:
             "layer: 1 means the same direction; 0, a right angle. From "
             "layer {data.direction.from_layer} on, each layer's cosine "
             "is {data.direction.min_later.value:.2f} to {data.direction.max_later.value:.2f}, "
-            "and the turns add up: X of {model.n_layers} has a cosine of "
+            "and together they take X far: X of {model.n_layers} has a cosine of "
             "{data.direction.cos_1_last.value:.2f} with X of {data.direction.from_layer}.",
-            moments={"turns": "does change", "most": 0, "apart": "the turns add up"}))
+            moments={"turns": "does change", "most": 0, "apart": "they take X far"}))
     sizes = ("X of " + tok + " goes from "
              f"{{data.summary.norm_first.value:{_spec(x0)}}} to "
              f"{{data.summary.norm_last.value:{_spec(x_end)}}}"

@@ -541,7 +541,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         # the angle X turns through, first to last (cos(X^(0), X^(L)))
         "cos_first_last": _num(float(unit_x[0] @ unit_x[-1]), "direction.cos_first_last", 2),
         "cos_1_last": _num(float(unit_x[1] @ unit_x[-1]), "direction.cos_1_last", 2),
-        # how the small turns add up: cos(X^(from_layer), X^(l)) for l = from_layer .. L (1 at
+        # how far the small turns take X: cos(X^(from_layer), X^(l)) for l = from_layer .. L (1 at
         # the start, cos_1_last at the end), the `copies` beat's falling line over the bars
         "cos_from_first": [_num(float(unit_x[1 if L > 1 else 0] @ u),
                                 f"direction.cos_from_first[{k}]", 2)

@@ -766,7 +766,7 @@ class IntroBeats:
                       txt("turns of", L_), self.n(dv.deg_min_later, COS_BAR, L_, suffix="\u00b0"),
                       txt("to", L_), self.n(dv.deg_max_later, COS_BAR, L_, suffix="\u00b0"))
         head.move_to([0, y0 + h + 1.05, 0]).align_to([x0, 0, 0], LEFT)
-        # how the turns add up: cos(X^(1), X^(l)) as a white line over the bars, from 1 at
+        # how far the turns take X: cos(X^(1), X^(l)) as a white line over the bars, from 1 at
         # X^(1) (the left edge of layer 1's slot) to cos_1_last at X^(L) (the right end)
         f0 = dr["from_layer"]
         # each point over its layer's bar: at layer l, cos(X^(1), X^(l+1)) (X^(l+1) is what
@@ -840,7 +840,7 @@ class IntroBeats:
             self.drop("cos_most", run_time=0.3)
             for t in hide:
                 t.set_opacity(1)
-        # "... and the turns add up": the line drawn from X^(1) to X^(L) while it is said,
+        # "... together they take X far": the line drawn from X^(1) to X^(L) while it is said,
         # falling from 1 to 0.10 (X^(L) almost at right angles to X^(1)), its end's value last
         self.hold_until_moment(M.APART)
         self.drop("cos_zero", run_time=0.3)
