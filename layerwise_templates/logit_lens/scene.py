@@ -78,6 +78,7 @@ RACE_SLIDE = 2.0           # ... of which the chart moves at most this long (the
 WIDE_RANK = {"rank_size": (9.0, 2.8), "prob_size": (9.0, 1.3)}   # the rank plot alone
 GUIDE_GAP = 0.25           # the space guide line over the lens boxes
 SLOW_UPDATES = 2           # the opening's updates shown one by one before the fast-forward
+UPDATE_S = (1.6, 2.2)      # seconds for each of them: over the pacing report's 1.5-s montage floor
 RACE_SAID = 2.2            # the step the voice describes ("slides as it moves"), slow
 RACE_TAIL = 1.0            # seconds kept at the end of a race beat after the last step
 POINT_TIME = 1.0           # ... and for the pointer at the answer as it enters the top k
@@ -644,7 +645,7 @@ class LogitLensScene(StoryboardScene):
                      stroke_color=T.TEXT, stroke_width=5).shift(0.08 * DOWN)
         budget = max(0.0, mid - self.time - 0.7)
         weight = len(steps) + (1.0 if fast else 0.0)
-        per = max(1.4, min(2.2, budget / max(1.0, weight)))
+        per = max(UPDATE_S[0], min(UPDATE_S[1], budget / max(1.0, weight)))
 
         def one_update(strip, label, j: int, last: bool) -> None:
             nonlocal tag
