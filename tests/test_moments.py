@@ -28,12 +28,13 @@ TYPED = {
     ("extend", "same_token"): (2, "the same token"),
     ("extend", "same_pos"): (2, "same position"),
     ("extend", "money_end"): (3, "It ends at"),
+    ("extend", "other_pos"): (4, "another position"),     # round 38
     ("extend", "river_end"): (4, "and ends at"),
     ("extend", "turn_away"): (5, "At first sight"),
-    ("baseline", "unrelated"): (0, "unrelated tokens"),
+    ("baseline", "unrelated"): (0, "different words point"),   # round 38: one name
     ("baseline", "baseline_peak"): (2, "It rises from"),
     ("baseline", "base_falls"): (3, "That fall"),           # round 37: its own sentence
-    ("baseline", "mostly"): (3, "nearly as large"),
+    ("baseline", "mostly"): (3, "about three quarters"),   # round 38
     ("baseline", "falls_far"): (5, "the money bank falls"),
     ("baseline", "subtract"): (4, "Subtract the baseline"),
     ("baseline", "adjusted_ends"): (5, "At the output"),
@@ -51,9 +52,11 @@ TYPED = {
     ("split", "one_arrow"): (1, "One arrow"),
     ("split", "mean_start"): (1, "mean start"),
     ("split", "mean_end"): (1, "mean end"),
+    # round 38: the box first, then one bank at a time; the shared start said
+    ("split", "inset"): (2, "magnified here"),            # round 36
     ("split", "own_start"): (2, "drawn again"),
-    ("split", "own"): (3, "own arrow runs"),
-    ("split", "inset"): (3, "magnified here"),            # round 36
+    ("split", "own"): (2, "own arrow from"),
+    ("split", "same_start"): (3, "Banks one and two"),
     ("split", "full"): (4, "In all"),                     # round 37
     ("split", "half"): (4, "under half as long"),
     ("split", "shared_sum"): (5, "Why all three"),
@@ -61,7 +64,8 @@ TYPED = {
     ("split", "ways"): (6, "The plane shows"),
     ("split", "lies_in"): (7, "The shared arrow lies"),   # round 37: one shadow at a time
     ("split", "lies_off"): (8, "Each own arrow points"),
-    ("split", "net"): (9, "So the net moves"),
+    ("split", "net"): (9, "So the shared arrow"),         # round 38: tied to the question
+    ("split", "net_own"): (9, "only the own arrows"),
     # round 35: the closing on the gap's chart alone; round 36: recalled, with the caveat;
     # round 37: both results, the move split's on its bars
     ("answer", "close_gap"): (0, "for this one pair"),

@@ -53,6 +53,7 @@ def build(c: Context) -> Draft:
                  M.EACH_OTHER: "each of the others",
                  M.SAME_POS: "From X zero",       # (no wait at X^(0): said before the curve)
                  M.STARTS: "From X zero", M.SAME_TOKEN: "From X zero",
+                 M.OTHER_POS: "From X zero",      # (each position comes with its curve)
                  M.MONEY_END: "ends at", M.RIVER_END: "ends at#2",
                  M.TURN_AWAY: "ends at#2"})]
     base = d["base"]
@@ -61,8 +62,8 @@ def build(c: Context) -> Draft:
                    for k in range(K))
     beats.append(Beat(
         "baseline", ["baseline"],
-        "Baseline: how alike unrelated tokens point, state by state",
-        "Unrelated tokens point somewhat alike too. This baseline, the mean cosine of "
+        "Baseline: how alike different words point, state by state",
+        "Different words point somewhat alike too. This baseline, the mean cosine of "
         "{data.similarity.baseline_pairs} pairs of different words, goes from "
         "{data.similarity.baseline[0]:.2f} at X zero, is highest at X "
         f"{{data.states[{peak}].layer}}, "
@@ -70,7 +71,7 @@ def build(c: Context) -> Draft:
         f"{{data.similarity.baseline[-1]:.2f}} at the output. Subtract it from each curve. At the "
         "output: " + adj,
         expect=[f"max(data.similarity.baseline) - data.similarity.baseline[{peak}] ~= 0 ± 0.000001"],
-        moments={M.UNRELATED: "Unrelated tokens", M.BASELINE_PEAK: "goes from",
+        moments={M.UNRELATED: "Different words", M.BASELINE_PEAK: "goes from",
                  M.BASE_FALLS: "and ends at", M.MOSTLY: "and ends at",
                  M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output",
                  M.RISES: "At the output", M.FALLS_FAR: "At the output"}))
@@ -151,13 +152,14 @@ def build(c: Context) -> Draft:
                  M.MEAN_START: "mean start",
                  M.MEAN_END: "mean end",
                  M.OWN_START: "own start", M.OWN: "own arrow", M.INSET: "own arrow",
+                 M.SAME_START: "own arrow",       # (no sentence of its own: not lit)
                  M.FULL: "at most", M.HALF: "at most",
                  M.SHARED_SUM: "Why they share",
                  M.NOT_MEASURED: "not measured",
                  M.WAYS: "The plane shows",
                  M.LIES_IN: "The shared arrow lies",
                  M.LIES_OFF: "Each own arrow" if upright else "The own arrows' shadows",
-                 M.NET: "So the"})
+                 M.NET: "So the", M.NET_OWN: "So the"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:

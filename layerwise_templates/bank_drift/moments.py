@@ -9,6 +9,9 @@ TURN_AWAY = "turn_away"         # the raw curves' answer: both ends lit
 # (round 36, each optional) "... starts at 1.00": X^(0)'s dot and number lit; "as the same
 # token": the two banks' words boxed (no still picture before the positions come)
 STARTS, SAME_TOKEN = "starts", "same_token"
+# (round 38) "another position": the second curve's position tag comes on those words (it
+# came a second before them)
+OTHER_POS = "other_pos"
 # baseline
 UNRELATED, BASELINE_PEAK, SUBTRACT, ADJUSTED_ENDS = (
     "unrelated", "baseline_peak", "subtract", "adjusted_ends")
@@ -37,6 +40,10 @@ INSET = "inset"                 # (round 36) "magnified here": the X^(L) corner'
 # "each own arrow points mostly off the plane": one own arrow's shadow, then every own fill;
 # "so the net moves ... mostly the shared arrow": the shared arrows and their bar lit
 FULL, LIES_IN, LIES_OFF, NET = "full", "lies_in", "lies_off", "net"
+# (round 38) "banks one and two start at the same X zero, so their copies coincide": the two
+# start dots and their one copy lit; "only the own arrows ... can set the senses apart": the
+# own arrows and their bars lit (the split tied to the title's question)
+SAME_START, NET_OWN = "same_start", "net_own"
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")
@@ -53,13 +60,13 @@ CLOSE_MOVE, CLOSE_OFF = "close_move", "close_off"
 
 BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, STARTS, SAME_TOKEN, SAME_POS, MONEY_END,
-                   RIVER_END, TURN_AWAY),
+                   OTHER_POS, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, MOSTLY, SUBTRACT, ADJUSTED_ENDS, RISES,
                  FALLS_FAR),
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
                    OFF_PLANE),
-    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, OWN_START, OWN, INSET, FULL, HALF,
-              SHARED_SUM, NOT_MEASURED, WAYS, LIES_IN, LIES_OFF, NET),
+    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, INSET, OWN_START, OWN, SAME_START, FULL,
+              HALF, SHARED_SUM, NOT_MEASURED, WAYS, LIES_IN, LIES_OFF, NET, NET_OWN),
     "gap": (GAP_DEFINED, NEAR_CURVE, FAR_CURVE, BARS, CANCELS, TOGETHER, OPENS, GAP_END, WIDEST,
             CAVEAT, SHARED, POSITION),
     "answer": (CLOSE_GAP, CLOSE_END, CLOSE_LAST, CLOSE_SHARED, CLOSE_MOVE, CLOSE_OFF),

@@ -10,9 +10,10 @@ arrangement of beats renders. What beats share is a `Stage` the handlers read an
 
 Beats (each optional, in storyboard order):
 - `similarity`: the raw cosine curves, point by point, a number under every state.
-- `baseline`: the raw curves' numbers leave; the baseline (mean cosine of unrelated tokens)
+- `baseline`: the raw curves' numbers leave; the baseline (mean cosine of different words)
   drawn dashed with its own row; its last fall beside the money curve's, as bars; each curve
-  then moved down by it (raw - baseline), the last step of each lit with its change.
+  then moved down by it (raw - baseline), the raw quantities (the curves' ghosts, the
+  baseline) gone once subtracted; the last step of each lit with its change.
 - `gap`: the curve ending highest minus the curve ending lowest, state by state, as thin bars
   between the lit curves (the adjusted ones after `baseline`); the baseline added back, both
   curves rise onto the raw ones with their bars (it cancels); then the chart becomes the gap's
@@ -25,10 +26,12 @@ Beats (each optional, in storyboard order):
   and X^(L) named); how far one other end lies from the reference's end, in the plane and in
   the full space.
 - `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
-  the sentences share (one, then its copies) and each one's own, each drawn on the plane where
-  its shadow points (their corner magnified in the empty side column, its factor written,
-  gone before the lengths are compared); beside it, bars of their full lengths to one scale;
-  then one arrow at a time seen side-on over the plane, casting the shadow that fills its bar.
+  the sentences share (one) and each one's own; their corner magnified in the empty side
+  column (its factor written), then one sentence at a time: the shared arrow moved to its
+  start, its own arrow from that tip to its end, drawn on the plane where its shadow points;
+  the box gone before bars of their full lengths to one scale; then one arrow at a time seen
+  side-on over the plane, casting the shadow that fills its bar; the close lights the shared
+  arrow, then the own arrows and their parts off the plane.
 - `answer`: both results, each on its picture: the gap's chart, recalled whole at once (not
   redrawn): its last bar and number, the part the last step added, the shared word
   underlined; then the split's bars, recalled whole: the shared move, the parts off the plane.
@@ -61,10 +64,11 @@ from . import moments as M
 from scenes.animations import DimPlace
 from .view import Data
 
-SIZE = 26                       # every label and number, tick labels too: ~16 px of cap height
+SIZE = 28                       # every label and number, tick labels too: 17 px of cap height
                                 # (round 37: 22 read as 12-13 px, under the 16 px asked of
-                                # secondary text)
-NOTE_SIZE = 26                  # (round 36) a drawing's scale and the gap axis's name: read
+                                # secondary text; round 38: 26's lower-case labels, "grid
+                                # square", "position 6", read as 11-13 px)
+NOTE_SIZE = 28                  # (round 36) a drawing's scale and the gap axis's name: read
                                 # as 9-10 px at 22 (rotated, or grey)
 KEY_SIZE = SIZE                 # the sentences' key, the only key to the colours (round 37:
                                 # at 22 it read as 11-12 px under the title)
@@ -204,6 +208,7 @@ class CosineChart(VGroup):
         self.shift(RIGHT * (x_left - a.get_left()[0]) + UP * (top - a.get_top()[1]))
         self.rows: dict[str, VGroup] = {}
         self.curves: dict[str, VGroup] = {}     # name -> VGroup(dots, segments)
+        self.hidden: set[str] = set()           # curves kept as parts, at nothing (round 38)
         self.row_y = (self.x_math.get_bottom()[1] if ticks else a.get_bottom()[1]) - 0.3
 
     def p(self, s: float, value: float):
@@ -445,8 +450,9 @@ class BankDriftScene(StoryboardScene):
 
     def content_top(self) -> float:
         lg = self.stage.legend
-        # (the chart's "cosine" head and the baseline's note sit above its top)
-        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.42
+        # (the chart's "cosine" head and the baseline's note sit above its top; round 38: at
+        # the labels' size 28, 0.42 left "cosine − baseline" touching the key's last line)
+        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.55
 
     def pair_key(self, k: int) -> VGroup:
         """Sentence i against sentence j, in words and the sentences' colours ("1 vs 2")."""
@@ -622,35 +628,49 @@ class BankDriftScene(StoryboardScene):
                         self.play(*[FadeInPlace(m) for m in new], run_time=0.4)
                         self.stage.other += new
                     self.emphasize(*shown, run_time=0.8)
-                # (round 34) "... as the same token at the same position gives the same X
-                # zero": the curve waits at X^(0) and the positions come as that is said
+                # (round 38) the first curve is drawn while "from X zero ... to X six" is
+                # said (round 34-37 held it at X^(0) until "same position": it started 8 s
+                # after the axis came); then "starts at 1.00": that dot and number lit; "as
+                # the same token": the two banks boxed in the key; "at the same position":
+                # the positions come on those words. A later curve's position comes on
+                # "another position" (round 37: a second before it)
                 later = k == 0 and self.has(M.SAME_POS)
-                if pos is not None:     # each sentence's position, as the voice names them
-                    if later:
-                        def first(start, show=show_positions, c=c) -> None:
-                            # (round 36) "... starts at 1.00": that dot and number lit; "as
-                            # the same token": the two banks boxed in the key (a 4-s still
-                            # picture before the positions came)
-                            self.hold_until(self.said(M.STARTS) - 0.1)
-                            self.emphasize(start, run_time=max(0.6, min(1.2, 0.85 * (
-                                self.said(M.SAME_TOKEN) - self.time))))
-                            self.hold_until(self.said(M.SAME_TOKEN) - 0.1)
-                            self.emphasize(*[self.focus_glyphs(i) for i in c.pair.values],
-                                           run_time=max(0.6, min(1.2, 0.85 * (
-                                               self.said(M.SAME_POS) - self.time))))
-                            self.hold_until(self.said(M.SAME_POS) - 0.2)
+                if pos is not None and not later:
+                    if k == 1 and self.has(M.OTHER_POS):
+                        def first(start, show=show_positions) -> None:
+                            self.hold_until(self.said(M.OTHER_POS) - 0.15)
                             show()
                     else:
                         show_positions()
                 until = self.said(M.MONEY_END if k == 0 else M.RIVER_END)
+                if later:
+                    until = min(until, self.said(M.STARTS) - 0.2)
             self.draw_curve(chart, f"raw{k}", raw(c), self.curve_color(k), self.pair_key(k),
                             None, until=until, after_first=first)
             if paced:
+                if later:
+                    self.start_named(chart, k, show_positions if pos is not None else None)
                 self.hold_until_moment(M.MONEY_END if k == 0 else M.RIVER_END)
                 ends = VGroup(chart.curves[f"raw{k}"][1][0], chart.curves[f"raw{k}"][1][-1],
                               chart.rows[f"raw{k}"][1][0], chart.rows[f"raw{k}"][1][-1])
                 self.emphasize(ends, run_time=1.0)
         return chart
+
+    def start_named(self, chart: CosineChart, k: int, show) -> None:
+        """(round 38) Curve k drawn, its start said: "starts at 1.00" lights its first dot and
+        number; "as the same token" boxes the two banks in the key; "at the same position"
+        brings the positions (`show`), each on its words."""
+        c = self.v.curves[k]
+        start = VGroup(chart.curves[f"raw{k}"][1][0], chart.rows[f"raw{k}"][1][0])
+        self.hold_until(self.said(M.STARTS) - 0.1)
+        self.emphasize(start, run_time=max(0.5, min(1.0, 0.85 * (
+            self.said(M.SAME_TOKEN) - self.time))))
+        self.hold_until(self.said(M.SAME_TOKEN) - 0.1)
+        self.emphasize(*[self.focus_glyphs(i) for i in c.pair.values],
+                       run_time=max(0.5, min(1.0, 0.85 * (self.said(M.SAME_POS) - self.time))))
+        if show is not None:
+            self.hold_until(self.said(M.SAME_POS) - 0.15)
+            show()
 
     def position_labels(self, legend: VGroup) -> VGroup:
         """Beside each sentence of the key: the position of its focus word (not yet shown)."""
@@ -972,16 +992,29 @@ class BankDriftScene(StoryboardScene):
             self.remove(moved, *moved.get_family())
             chart.curves[f"adj{k}"] = target
             chart.add(target)
-        self.play(*[FadeOut(h) for h in hangs], FadeOut(heights), run_time=0.4 * f)
+        # (round 38) once subtracted, the raw quantities leave with the stems: the raw
+        # curves' ghosts, the dashed baseline and its note (round 37 kept them on the
+        # "cosine − baseline" axis: three kinds of quantity on one chart, the step numbers
+        # on the baseline's line); they stay parts of the chart, at nothing
+        gone = [chart.curves[f"raw{k}"] for k in range(len(v.curves))] + \
+            [chart.curves["baseline"]] + ([chart.note] if getattr(chart, "note", None)
+                                          is not None else [])
+        self.play(*[FadeOut(h) for h in hangs], FadeOut(heights),
+                  *[DimPlace(m, 0.0) for m in gone], run_time=max(0.5, 0.5 * f))
         self.remove(*hangs, heights)
+        chart.hidden = {f"raw{k}" for k in range(len(v.curves))} | {"baseline"}
+        note = getattr(chart, "note", None)
+        if note is not None:            # (its words leave the chart: the axis's new name
+            chart.remove(note)          # may reach where they were)
+            self.remove(*note.get_family())
+            chart.note = None
         # (round 33: the axis now reads what the moved curves are)
         self.retitle(chart, "cosine − baseline")
-        # "... each then reads how far its cosine sits above the unrelated tokens' mean": the
-        # moved curves lit over the baseline while that is said (round 37: a 3-s still frame)
+        # "... each then reads how far its cosine sits above the different words' mean": the
+        # moved curves lit while that is said (round 37: a 3-s still frame)
         left = self.said(M.ADJUSTED_ENDS) - self.time
         if left > 1.0:
             self.play(*[Indicate_(chart.curves[f"adj{k}"], 1.0) for k in range(len(v.curves))],
-                      Indicate_(chart.curves["baseline"], 1.0),
                       run_time=min(2.5, left - 0.3))
         # "at the output the money bank still ends farther away": the adjusted curves' ends
         # lit as it is said (round 37: their numbers are gone: the river bank's adjusted end,
@@ -1038,7 +1071,8 @@ class BankDriftScene(StoryboardScene):
         height where neither touches a drawn curve (the baseline's, the raw ghosts), nor
         leaves the plot; else the one touching fewest (`step_labels_backed` then says the
         numbers need an opaque backing over the curve they cross)."""
-        segs = [seg for _, (ss, _) in chart.curves.items() for seg in ss]
+        segs = [seg for name, (ss, _) in chart.curves.items() if name not in chart.hidden
+                for seg in ss]
         # (a dashed segment's points are its dashes')
         pts = np.array([p for seg in segs for m in seg.family_members_with_points()
                         for p in m.get_all_points()])
@@ -1348,12 +1382,22 @@ class BankDriftScene(StoryboardScene):
         X^(L)) and each one's own (the rest of its move), on the plane the `projection` beat
         left: each arrow's shadow drawn where it really points on the plane (round 35: the
         own arrows were drawn in columns, all turned one way). One idea at a time (round 37:
-        the frame was crowded): one shared arrow, then its copies; the corner where the own
-        arrows grow, magnified in the empty side column (round 36 laid the box over the
-        paths), gone before the bars of every arrow's full length come; then one arrow seen
-        side-on casting its shadow onto the plane, which fills its bar, the shared arrow's
-        first, then an own one's."""
+        the frame was crowded): one shared arrow; the corner where the own arrows grow,
+        magnified in the empty side column (round 36 laid the box over the paths), opened
+        first and kept while (round 38) one sentence at a time gets its copy of the shared
+        arrow (a ring at its start in its colour) and its own arrow (round 37 drew the three
+        copies at once, on top of each other); the sentences that start at the same X^(0)
+        lit together as that is said; the box gone before the bars of every arrow's full
+        length come; then one arrow seen side-on casting its shadow onto the plane, which
+        fills its bar, the shared arrow's first, then an own one's; the close lights the
+        shared arrow, then (round 38) the own arrows and their parts off the plane."""
         # (no lead-in: the same plane goes on; the voice starts with the beat)
+        # (round 38) the banks are done one at a time after "own arrow from ...": a second of
+        # quiet after that sentence, when the next one says which banks share a start
+        moments = self.beat.get("moments") or {}
+        if self.beat.get("cues") and M.OWN in moments and M.SAME_START in moments and \
+                int(moments[M.SAME_START]["cue"]) > int(moments[M.OWN]["cue"]):
+            self.pause_after_cue(int(moments[M.OWN]["cue"]), 1.0)
         pca = self.stage.pca
         v, pr = self.v, self.v.projection
         plane, back, trails, dots = pca.plane, pca.back, pca.trails, pca.dots
@@ -1368,12 +1412,10 @@ class BankDriftScene(StoryboardScene):
         # back (the arrows are drawn over them), X^(0) and X^(L) lit; X^(0)'s label steps off
         # the line the shared arrow will take (clear of the axes' names)
         self.hold_until_moment(M.SPLIT)
-        # (the grid's scale, read in the beat before, steps back where the shared arrow will
-        # cross it: a teacher's plane may have no corner clear of that line)
-        line_pts = np.array([a0 + (a1 - a0) * t for t in np.linspace(0, 1, 80)])
-        crossed = covered(pca.scale, line_pts, pad=0.05) > 0
-        self.play(DimPlace(trails, 0.35),
-                  *([DimPlace(pca.scale, 0.0)] if crossed else []),
+        # (the grid's scale, read in the beat before, steps back: the split reads lengths off
+        # its bars, and the shared arrow or the magnified corner's box may meet the scale:
+        # round 38's box touched it)
+        self.play(DimPlace(trails, 0.35), DimPlace(pca.scale, 0.0),
                   *self.clear_of_line(pca.start, plane.c2p(*pr.xy.raw[0][0]), a0, a1,
                                       avoid=pca.names), run_time=0.8)
         self.pulse(pca.start, pca.end, run_time=max(0.6, min(1.6, 0.8 * (
@@ -1399,51 +1441,99 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeInPlace(sb.names[0]), TransformFromCopy(shadow, sb.outlines[0]),
                   run_time=0.9)
         self.play(FadeInPlace(sb.nums[0]), run_time=0.3)
-        # "it is drawn again from each bank's own start": one copy per bank, from that bank's
-        # X^(0) (on this plane the starts nearly coincide); the mean's dots leave
+        # (round 38) "then, magnified here, one bank at a time: the shared arrow drawn again
+        # from that bank's start, and the bank's own arrow from its tip to the bank's end": the
+        # corner where the copies' tips land is boxed and magnified in the empty column under
+        # the shared bar first, and stays while the banks are done one after another (round
+        # 37: the three copies came at once, on top of each other, and the box was up 4 s)
         xy, own_xy = pr.xy.raw, pr.own_xy.raw
-        # (thinner than the one arrow: copies a few pixels apart read as copies, not as one
-        # thick double line)
-        copies = VGroup(*[Arrow(plane.c2p(*xy[c][0]), plane.c2p(*own_xy[c][0]), buff=0,
-                                color=T.TEXT, stroke_width=3,
-                                max_tip_length_to_length_ratio=0.05)
-                          for c in range(len(self.colors))])
-        self.hold_until_moment(M.OWN_START)
-        self.play(Transform(shadow, copies[0]),
-                  *[TransformFromCopy(shadow, cp) for cp in copies[1:]],
-                  FadeOutPlace(mean0), FadeOutPlace(mean1), run_time=0.9)
-        self.remove(mean0, mean1)
-        shared = VGroup(shadow, *copies[1:])
-        # "then each bank's own arrow runs from that tip to its own end, magnified here": the
-        # corner where the copies' tips meet is boxed, the box flies into the empty column
-        # under the shared bar, magnified (its factor written), and each own arrow grows in
-        # both, one after another, to its bank's X^(L), pointing where its shadow points
+        n_c = len(self.colors)
+        copies = [Arrow(plane.c2p(*xy[c][0]), plane.c2p(*own_xy[c][0]), buff=0, color=T.TEXT,
+                        stroke_width=3, max_tip_length_to_length_ratio=0.05)
+                  for c in range(n_c)]
         own = VGroup(*[Arrow(plane.c2p(*own_xy[c][0]), plane.c2p(*own_xy[c][1]), buff=0,
                              color=col, stroke_width=5, max_tip_length_to_length_ratio=0.45,
                              max_stroke_width_to_length_ratio=40)
                        for c, col in enumerate(self.colors)])
-        self.hold_until_moment(M.OWN)
         top = sb.outlines[0].get_bottom()[1] - 0.3
         W = min(5.6, 7.11 - T.EDGE - pca.left)
         H = min(3.0, top - (BOTTOM + 0.1))
         lens = self.corner_lens(
             window=[*[a.get_start() for a in own], *[a.get_end() for a in own]],
-            shared=[(cp.get_start(), cp.get_end()) for cp in copies],
+            shared=[(a0, a1), *[(cp.get_start(), cp.get_end()) for cp in copies]],
             own=[(a.get_start(), a.get_end(), col) for a, col in zip(own, self.colors)],
             place=np.array([pca.left + W / 2, top - H / 2, 0.0]), size=(W, H))
         if not lens.useful:         # (own arrows long on the plane: seen there as they are)
             lens = None
-        grow_until = self.said(M.INSET) if self.has(M.INSET) else self.time + 2.0
+        first = min(self.said(M.INSET), self.said(M.OWN_START))
+        self.hold_until(first - 0.1)
+        self.play(FadeOutPlace(mean0), FadeOutPlace(mean1), run_time=0.4)
+        self.remove(mean0, mean1)
         if lens is not None:
             self.play(Create(lens.window), run_time=0.5)
             self.play(TransformFromCopy(lens.window, lens.frame), run_time=0.8)
-            self.play(FadeInPlace(lens.context), FadeInPlace(lens.label), run_time=0.5)
-        per = max(0.5, min(1.2, 0.85 * (grow_until - self.time) / len(own)))
-        for c, a in enumerate(own):
-            self.play(GrowArrow(a), *([GrowArrow(lens.own[c])] if lens else []),
-                      run_time=per)
+            self.play(FadeInPlace(lens.ends), FadeInPlace(lens.label),
+                      *([FadeInPlace(lens.shared[0])] if lens.shared[0] is not None else []),
+                      run_time=0.5)
+        # one bank at a time, paced to be done as the voice moves on: a ring at that bank's
+        # X^(0) in its colour, the shared arrow (the last copy) moves there, its magnified tip
+        # with it; then the bank's own arrow grows from that tip to its X^(L), in both
+        coincide = [c for c in range(1, n_c)
+                    if float(pr.full_start_distances[c - 1]) < 1e-6]
+        said_same = coincide and self.has(M.SAME_START) and \
+            self.said(M.SAME_START) > self.said(M.OWN) + 1.5
+        until = self.said(M.SAME_START) if said_same else self.said(M.FULL) - 0.6
+        shared = VGroup(shadow)
+        # (what stands for each copy on screen: the first copy is the shared arrow itself,
+        # moved; in the box, the shared arrow's magnified tip, moved, then new ones)
+        shown_plane, shown_lens = [], []
+        lens_prev = lens.shared[0] if lens is not None else None
+        for c in range(n_c):
+            if c == 0:
+                self.hold_until(self.said(M.OWN_START) - 0.1)
+            per = max(1.2, (until - self.time) / (n_c - c))
+            ring = Circle(radius=0.17, color=self.colors[c], stroke_width=4).move_to(
+                plane.c2p(*xy[c][0]))
+            if c == 0:
+                moves = [Transform(shadow, copies[0])]
+                shown_plane.append(shadow)
+            else:
+                moves = [TransformFromCopy(shown_plane[-1], copies[c])]
+                shown_plane.append(copies[c])
+                shared.add(copies[c])
+            target = lens.shared[c + 1] if lens is not None else None
+            if target is not None:
+                if lens_prev is None:
+                    moves.append(FadeInPlace(target))
+                    lens_prev = target
+                elif c == 0:
+                    moves.append(Transform(lens_prev, target))
+                else:
+                    moves.append(TransformFromCopy(lens_prev, target))
+                    lens_prev = target
+            shown_lens.append(lens_prev if target is not None else None)
+            self.play(Create(ring), *moves, run_time=max(0.6, 0.4 * per))
+            if c == 0:
+                self.hold_until(self.said(M.OWN) - 0.1)
+            self.play(GrowArrow(own[c]), *([GrowArrow(lens.own[c])] if lens else []),
+                      FadeOut(ring), run_time=max(0.6, 0.45 * per))
+            self.remove(ring)
         self.bring_to_front(dots)
-        if lens is not None:
+        # "banks one and two start at the same X zero, so their copies coincide": their start
+        # ringed in both colours, their one copy lit, here and magnified
+        if said_same:
+            self.hold_until_moment(M.SAME_START)
+            rings = VGroup(*[Circle(radius=0.17 + 0.08 * i, color=self.colors[c],
+                                    stroke_width=4).move_to(plane.c2p(*xy[c][0]))
+                             for i, c in enumerate([0, *coincide])])
+            lit = [shown_plane[c] for c in (0, *coincide)]
+            lit += [m for m in {id(shown_lens[c]): shown_lens[c] for c in (0, *coincide)
+                                if shown_lens[c] is not None}.values()]
+            t = max(0.8, min(2.5, 0.85 * (self.said(M.FULL) - self.time) - 0.4))
+            self.play(Create(rings), *[Indicate_(m, 1.0) for m in lit], run_time=0.5 * t)
+            self.play(FadeOut(rings), *[Indicate_(m, 1.0) for m in lit], run_time=0.5 * t)
+            self.remove(rings)
+        elif lens is not None and self.has(M.INSET):
             self.hold_until(self.said(M.INSET) - 0.1)
             self.emphasize(lens.label, run_time=max(0.6, min(1.5, 0.85 * (
                 self.said(M.FULL) - self.time))))
@@ -1453,7 +1543,8 @@ class BankDriftScene(StoryboardScene):
         # box: the box shows their shadows), the longest lit, the shared bar's half marked
         self.hold_until_moment(M.FULL)
         if lens is not None:
-            inner = VGroup(lens.frame, lens.context, lens.own, lens.label)
+            inner = VGroup(lens.frame, lens.ends, lens.own, lens.label, *{
+                id(m): m for m in [lens.shared[0], *shown_lens] if m is not None}.values())
             self.play(Transform(inner, lens.window.copy().set_stroke(opacity=0)),
                       run_time=0.7)
             self.play(FadeOutPlace(lens.window), run_time=0.3)
@@ -1503,10 +1594,12 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeOutPlace(first), run_time=0.4)
         self.remove(*first.get_family())
         second = self.cast_shadow(sb, k + 1, until=self.said(M.LIES_OFF) + 2.6)
-        self.play(TransformFromCopy(second[-1], sb.fills[k + 1]), run_time=0.8)
+        # (round 38: the other own bars fill with it, one play: the side view was still up a
+        # second into the next sentence)
         others = [f for i, f in enumerate(sb.fills[1:]) if i != k]
-        if others:
-            self.play(*[GrowFromEdge(f, LEFT) for f in others], run_time=0.8)
+        self.play(TransformFromCopy(second[-1], sb.fills[k + 1]),
+                  *[GrowFromEdge(f, LEFT, rate_func=squish_rate_func(smooth, 0.3, 1.0))
+                    for f in others], run_time=1.0)
         # "so the net moves of all three banks are mostly the shared arrow": the side view
         # leaves (the fills' key comes in its place); the shared arrows and their bar lit
         self.hold_until(self.said(M.NET) - 0.5)
@@ -1515,10 +1608,46 @@ class BankDriftScene(StoryboardScene):
                   FadeInPlace(sb.legend), run_time=0.5)
         self.remove(*second.get_family(), *sb.line.get_family(), *sb.line_names.get_family())
         end = self.beat_start + self.beat_end(beat)
+        # (round 38) "... only the own arrows, under half its length and mostly off the plane,
+        # can set the senses apart": said after the shared arrow's part, on the own arrows and
+        # their bars (the split tied to the title's question)
+        own_said = self.has(M.NET_OWN) and self.said(M.NET_OWN) > self.said(M.NET) + 0.8
         self.hold_until_moment(M.NET)
         self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0], sb.fills[0])],
-                  run_time=max(0.8, min(2.0, 0.8 * (end - self.time))))
-        self.stage.other = [back, sb.all, shared, own]
+                  run_time=max(0.8, min(2.0, 0.8 * ((self.said(M.NET_OWN) if own_said
+                                                     else end) - self.time))))
+        kept = []
+        if own_said:
+            # the own arrows and their bars lit; "... mostly off the plane": the own bars'
+            # parts off the plane lit, as the closing shows them (the half mark is not
+            # redrawn: its name met the fills' key under the bars)
+            self.hold_until(self.said(M.NET_OWN) - 0.1)
+            mine = [*own, *sb.names[1:], *sb.outlines[1:], *sb.fills[1:]]
+            self.play(*[Indicate_(m, 1.0) for m in mine],
+                      run_time=max(0.8, min(1.6, 0.3 * (end - self.time))))
+            off = self.off_plane_parts(sb)
+            self.play(FadeIn(off), run_time=0.6)
+            kept.append(off)
+            if end - self.time > 0.8:
+                self.play(*[Indicate_(m, 1.0) for m in off],
+                          run_time=max(0.6, min(2.0, 0.85 * (end - self.time))))
+        self.stage.other = [back, sb.all, shared, own, *kept]
+
+    def off_plane_parts(self, sb) -> VGroup:
+        """The own bars' unfilled parts (each own arrow's part off the plane), lit, and
+        "off the plane" beside the longest own bar where the bars leave room before their
+        numbers (not shown)."""
+        off = VGroup(*[Rectangle(width=max(0.02, o.width - f.width), height=o.height,
+                                 stroke_width=0, fill_color=T.POINTER, fill_opacity=0.35)
+                       .move_to([(f.get_right()[0] + o.get_right()[0]) / 2, o.get_y(), 0])
+                       for o, f in zip(sb.outlines[1:], sb.fills[1:])])
+        name = txt("off the plane", SIZE, T.POINTER)
+        longest = max(sb.outlines[1:], key=lambda o: o.get_right()[0])
+        name.next_to(longest, RIGHT, buff=0.25).set_y(float(np.mean([o.get_y()
+                                                                  for o in sb.outlines[1:]])))
+        if name.get_right()[0] + 0.1 < min(m.get_left()[0] for m in sb.nums[1:]):
+            off.add(name)
+        return off
 
     def cast_shadow(self, sb, i: int, until: float) -> VGroup:
         """Arrow i of the split (0: the shared one, then each own one) seen side-on: a copy of
@@ -1551,9 +1680,10 @@ class BankDriftScene(StoryboardScene):
         the side column, not over the paths): an integer factor in half steps, written in it;
         what the box holds of the shared arrows `shared` ((start, tip), cut at its edges), the
         banks' ends and the own arrows `own` ((start, end, colour)), each drawn magnified.
-        Returns its parts (not shown): window, frame, context (shared tips, ends), own (the
-        own arrows magnified), label, and useful: whether it magnifies at least 2.5 times
-        (else the own arrows are long enough to be seen on the plane)."""
+        Returns its parts (not shown): window, frame, shared (per entry of `shared`, its cut
+        magnified, or None where it misses the box), ends (the banks' ends), own (the own
+        arrows magnified), label, and useful: whether it magnifies at least 2.5 times (else
+        the own arrows are long enough to be seen on the plane)."""
         W, H = size
         pts = np.array(window)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
@@ -1572,14 +1702,15 @@ class BankDriftScene(StoryboardScene):
             return c_in + k * (np.array(p) - c_reg)
         box_lo = c_reg - np.array([w / 2, h / 2, 0])
         box_hi = c_reg + np.array([w / 2, h / 2, 0])
-        context = VGroup()      # (the paths are left out: magnified, their bits read as arrows)
+        # (the paths are left out: magnified, their bits read as arrows)
+        cuts = []
         for a, b in shared:
             cut = clip_segment(a, b, box_lo, box_hi)
-            if cut is not None:
-                context.add(Arrow(f(cut[0]), f(cut[1]), buff=0, color=T.TEXT, stroke_width=3,
-                                  max_tip_length_to_length_ratio=0.25,
-                                  max_stroke_width_to_length_ratio=40))
-        context.add(*[Dot(f(b), radius=0.08, color=col) for _, b, col in own])
+            cuts.append(None if cut is None else Arrow(
+                f(cut[0]), f(cut[1]), buff=0, color=T.TEXT, stroke_width=3,
+                max_tip_length_to_length_ratio=0.25, max_stroke_width_to_length_ratio=40))
+        ends = VGroup(*[Dot(f(b), radius=0.08, color=col) for _, b, col in own])
+        context = VGroup(*[m for m in cuts if m is not None], *ends)
         arrows = VGroup(*[Arrow(f(a), f(b), buff=0, color=col, stroke_width=5,
                                 max_tip_length_to_length_ratio=0.3,
                                 max_stroke_width_to_length_ratio=40) for a, b, col in own])
@@ -1600,8 +1731,8 @@ class BankDriftScene(StoryboardScene):
         class Lens:
             pass
         ins = Lens()
-        ins.window, ins.frame, ins.context, ins.own, ins.label = (win, frame, context, arrows,
-                                                                  label)
+        ins.window, ins.frame, ins.shared, ins.ends, ins.own, ins.label = (
+            win, frame, cuts, ends, arrows, label)
         ins.useful = k >= 2.5
         return ins
 
@@ -1783,17 +1914,7 @@ class BankDriftScene(StoryboardScene):
         # "what sets them apart lies mostly off the plane": the own bars' unfilled parts, the
         # part of each own arrow off the plane, lit and kept lit to the end
         self.hold_until_moment(M.CLOSE_OFF)
-        off = VGroup(*[Rectangle(width=max(0.02, o.width - f.width), height=o.height,
-                                 stroke_width=0, fill_color=T.POINTER, fill_opacity=0.35)
-                       .move_to([(f.get_right()[0] + o.get_right()[0]) / 2, o.get_y(), 0])
-                       for o, f in zip(sb.outlines[1:], sb.fills[1:])])
-        # (named beside the longest own bar, where the bars leave room before their numbers)
-        name = txt("off the plane", SIZE, T.POINTER)
-        longest = max(sb.outlines[1:], key=lambda o: o.get_right()[0])
-        name.next_to(longest, RIGHT, buff=0.25).set_y(float(np.mean([o.get_y()
-                                                                  for o in sb.outlines[1:]])))
-        if name.get_right()[0] + 0.1 < min(m.get_left()[0] for m in sb.nums[1:]):
-            off.add(name)
+        off = self.off_plane_parts(sb)
         self.play(FadeIn(off), run_time=0.6)
         end = self.beat_start + self.beat_end(beat)
         if end - self.time > 0.3:
@@ -1828,7 +1949,8 @@ class BankDriftScene(StoryboardScene):
         o = np.array(plane.c2p(0, 0))
         dims = VGroup(Line(o + LEFT * 0.9, o + RIGHT * 0.9, color=T.MUTED, stroke_width=2),
                       Line(o + DOWN * 0.9, o + UP * 0.9, color=T.MUTED, stroke_width=2))
-        view.next_to(VGroup(ghosts, dims), DOWN, buff=0.15)
+        # (round 38: in the side column under "all 21 states", not on the grid's lines)
+        view.next_to(head[0], DOWN, buff=0.3).align_to(head, LEFT)
         self.keep_inside(view)
         view = VGroup(Rectangle(width=view.width + 0.16, height=view.height + 0.1,
                                 stroke_width=0, fill_color=T.BACKGROUND, fill_opacity=0.9)
@@ -1884,7 +2006,7 @@ class BankDriftScene(StoryboardScene):
                                Num(pr.n_points, decimals=0, size=SIZE, color=T.POINTER),
                                txt("states", SIZE, T.POINTER)),
                         txt("spread most", SIZE, T.POINTER)
-                        ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
+                        ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)   # (round 38: 0.06 touched)
         sketch.next_to(head[0], DOWN, buff=0.3).align_to(head, LEFT)
         self.keep_inside(sketch)
         # (each axis's share comes under it, as it is said)
@@ -1942,14 +2064,16 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.AXES)
         self.play(FadeInPlace(share[0]), FadeInPlace(share[1]), FadeInPlace(share[-1]),
                   run_time=0.5)
+        # (round 38: each axis's share comes in beside its name as both are boxed; a copy
+        # flying from the column crossed its lines)
         self.emphasize(name1, share[1], run_time=max(0.6, min(2.5, 0.8 * (self.said(M.PC2)
                                                                           - self.time))),
-                       extra=[TransformFromCopy(share[1], pcts[0])])
+                       extra=[FadeInPlace(pcts[0])])
         self.hold_until_moment(M.PC2)
         self.play(share[-1].animate.move_to(home), run_time=0.35)
         self.emphasize(name2, share[3], run_time=0.7,
                        extra=[FadeInPlace(share[2]), FadeInPlace(share[3]),
-                              TransformFromCopy(share[3], pcts[1])])
+                              FadeInPlace(pcts[1])])
         name1, name2 = VGroup(name1, pcts[0]), VGroup(name2, pcts[1])
         self.remove(*pcts)
         self.add(name1, name2)
@@ -1957,7 +2081,7 @@ class BankDriftScene(StoryboardScene):
         kept = VGroup(inline(txt("kept together:", SIZE, T.TEXT),
                              Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%")),
                       txt("the rest lies off the plane", SIZE, T.POINTER)
-                      ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+                      ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
         kept.next_to(share, DOWN, buff=0.1).align_to(share, LEFT)
         self.keep_inside(kept)
         self.play(FadeInPlace(kept[0]), run_time=0.4)
@@ -1974,10 +2098,34 @@ class BankDriftScene(StoryboardScene):
         # where it was named (the positive end; the state labels drawn later step aside)
         a1 = Line(np.array([plane.get_left()[0], o[1], 0]),
                   np.array([plane.get_right()[0], o[1], 0]))
-        # (PC1's name inside the plot, over its right end: right of the plot it met the side
-        # column's table)
-        to1 = name1.copy().next_to(a1.get_end(), UP, buff=0.08).align_to(a1.get_end(), RIGHT)
-        to1.shift(LEFT * 0.08)
+        # (PC1's name inside the plot, along its line: right of the plot it met the side
+        # column's table; round 38: over or under the line, the rightmost place clear of the
+        # paths, the state labels and PC2 (over the right end it sat on the paths leaving
+        # X^(0)), else the one touching fewest)
+        path_pts = [np.array(plane.c2p(*p0)) + (np.array(plane.c2p(*p1))
+                                                - np.array(plane.c2p(*p0))) * t
+                    for path in xy for p0, p1 in zip(path[:-1], path[1:])
+                    for t in np.linspace(0, 1, 2 + int(np.hypot(
+                        *(np.array(plane.c2p(*p1)) - plane.c2p(*p0))[:2]) / 0.03))]
+        path_pts += [p for lab in getattr(self, "_land_labels", VGroup())
+                     for p in (lab.get_center(), *[lab.get_corner(d) for d in (UL, UR, DL, DR)])]
+        # (PC2's line and name are kept clear too)
+        path_pts += [np.array(axis2.point_from_proportion(t)) for t in np.linspace(0, 1, 60)]
+        path_pts += [name2.get_corner(d) for d in (UL, UR, DL, DR)] + [name2.get_center()]
+        best = None
+        x_lo, x_hi = a1.get_start()[0], a1.get_end()[0]
+        for f in np.linspace(1.0, 0.0, 9):          # (rightmost first: where it was named)
+            for side in (UP, DOWN):
+                cand = name1.copy().next_to(a1.get_end(), side, buff=0.08)
+                cand.set_x(min(x_hi - 0.08 - cand.width / 2,
+                               max(x_lo + 0.08 + cand.width / 2,
+                                   x_lo + f * (x_hi - x_lo) - cand.width / 2)))
+                hits = covered(cand, np.array(path_pts), pad=0.06)
+                if best is None or hits < best[0]:
+                    best = (hits, cand)
+            if best[0] == 0:
+                break
+        to1 = best[1]
         to2 = name2.copy()
         self.play(axis1.animate.put_start_and_end_on(a1.get_start(), a1.get_end())
                   .set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
