@@ -55,7 +55,7 @@ TYPED = {
     # round 38: the box first, then one bank at a time; the shared start said
     ("split", "inset"): (2, "magnified here"),            # round 36
     ("split", "own_start"): (2, "drawn again"),
-    ("split", "own"): (2, "own arrow from"),
+    ("split", "own"): (2, "own arrow runs"),
     ("split", "same_start"): (3, "Banks one and two"),
     ("split", "full"): (4, "In all"),                     # round 37
     ("split", "half"): (4, "under half as long"),

@@ -1609,7 +1609,7 @@ class BankDriftScene(StoryboardScene):
         self.remove(*second.get_family(), *sb.line.get_family(), *sb.line_names.get_family())
         end = self.beat_start + self.beat_end(beat)
         # (round 38) "... only the own arrows, under half its length and mostly off the plane,
-        # can set the senses apart": said after the shared arrow's part, on the own arrows and
+        # can separate the senses": said after the shared arrow's part, on the own arrows and
         # their bars (the split tied to the title's question)
         own_said = self.has(M.NET_OWN) and self.said(M.NET_OWN) > self.said(M.NET) + 0.8
         self.hold_until_moment(M.NET)
