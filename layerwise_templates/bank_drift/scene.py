@@ -1164,25 +1164,42 @@ class BankDriftScene(StoryboardScene):
             start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
         # the grid's scale: one square's length, named, in a corner of the plot no path, dot
         # or axis crosses (with an opaque backing on the grid); it comes in with the grid
-        scale_bar = VGroup(inline(txt("grid square:", SIZE, T.TEXT),
-                                  Num(pr.step, decimals=0 if step >= 1 else 1, size=SIZE),
-                                  txt("unit" if step == 1 else "units", SIZE, T.TEXT)))
+        def scale_label(two_lines: bool) -> VGroup:
+            parts = [txt("grid square:", SIZE, T.TEXT),
+                     Num(pr.step, decimals=0 if step >= 1 else 1, size=SIZE),
+                     txt("unit" if step == 1 else "units", SIZE, T.TEXT)]
+            if not two_lines:
+                return VGroup(inline(*parts))
+            return VGroup(parts[0], inline(*parts[1:])).arrange(DOWN, buff=0.08,
+                                                               aligned_edge=LEFT)
         o_pt = np.array(plane.c2p(0, 0))
-        near_pts = np.array([plane.c2p(*p0) + (np.array(plane.c2p(*p1)) - plane.c2p(*p0)) * t
-                             for path in xy for p0, p1 in zip(path[:-1], path[1:])
-                             for t in np.linspace(0, 1, 40)]
+        near_pts = np.array(list(path_points(plane, xy))
                             + [[x, o_pt[1], 0] for x in np.linspace(plane.get_left()[0],
                                                                     plane.get_right()[0], 80)]
                             + [[o_pt[0], y, 0] for y in np.linspace(plane.get_bottom()[1],
                                                                     plane.get_top()[1], 80)])
+        # (what it must never cover: the paths' ends, and where PC2's name will stand, right
+        # of its axis's upper end)
+        end_pts = np.array([plane.c2p(*path[i]) for path in xy for i in (0, -1)]
+                           + [[o_pt[0] + dx, plane.get_top()[1] - dy, 0]
+                              for dx in np.linspace(0, 1.8, 12) for dy in (0.1, 0.3, 0.5)])
         best = None
-        for corner in (DR, DL, UR, UL):
-            scale_bar.move_to(plane.get_corner(corner) - corner * np.array(
-                [0.15 + scale_bar.width / 2, 0.12 + scale_bar.height / 2, 0]))
-            hits = covered(scale_bar, near_pts, pad=0.3)
-            if best is None or hits < best[0]:
-                best = (hits, scale_bar.get_center().copy())
-        scale_bar.move_to(best[1])
+        # (round 38: a label on a path's end hides a state: fewest ends (and PC2's name)
+        # first, then fewest path points; the middle of the bottom edge too, then, only if every place
+        # still covers an end, on two lines: a SmolLM2 draft's plane was hardly wider than
+        # "grid square: 100 units", which sat on the ends)
+        for two_lines in (False, True):
+            scale_bar = scale_label(two_lines)
+            for corner in (DR, DL, UR, UL, DOWN):
+                scale_bar.move_to(plane.get_corner(corner) - corner * np.array(
+                    [0.15 + scale_bar.width / 2, 0.12 + scale_bar.height / 2, 0]))
+                hits = (covered(scale_bar, end_pts, pad=0.12),
+                        covered(scale_bar, near_pts, pad=0.3))
+                if best is None or hits < best[0]:
+                    best = (hits, scale_bar, scale_bar.get_center().copy())
+            if best[0][0] == 0:
+                break
+        scale_bar = best[1].move_to(best[2])
         scale_back = Rectangle(width=scale_bar.width + 0.16, height=scale_bar.height + 0.12,
                                stroke_width=0, fill_color=T.BACKGROUND,
                                fill_opacity=0.9).move_to(scale_bar)
@@ -2102,11 +2119,7 @@ class BankDriftScene(StoryboardScene):
         # column's table; round 38: over or under the line, the rightmost place clear of the
         # paths, the state labels and PC2 (over the right end it sat on the paths leaving
         # X^(0)), else the one touching fewest)
-        path_pts = [np.array(plane.c2p(*p0)) + (np.array(plane.c2p(*p1))
-                                                - np.array(plane.c2p(*p0))) * t
-                    for path in xy for p0, p1 in zip(path[:-1], path[1:])
-                    for t in np.linspace(0, 1, 2 + int(np.hypot(
-                        *(np.array(plane.c2p(*p1)) - plane.c2p(*p0))[:2]) / 0.03))]
+        path_pts = list(path_points(plane, xy))
         path_pts += [p for lab in getattr(self, "_land_labels", VGroup())
                      for p in (lab.get_center(), *[lab.get_corner(d) for d in (UL, UR, DL, DR)])]
         # (PC2's line and name are kept clear too)
@@ -2516,6 +2529,18 @@ def side_of(plane, xy, s: int):
         return LEFT
     away[2] = 0.0
     return away / float(np.linalg.norm(away))
+
+
+def path_points(plane, xy, step: float = 0.03) -> np.ndarray:
+    """Points along every path `xy` (sentences' lists of plane coordinates) drawn on `plane`,
+    about `step` scene units apart on each segment, ends included."""
+    out = []
+    for path in xy:
+        pts = [np.array(plane.c2p(*p), dtype=float) for p in path]
+        for a, b in zip(pts[:-1], pts[1:]):
+            n = 2 + int(np.hypot(*(b - a)[:2]) / step)
+            out += [a + (b - a) * t for t in np.linspace(0, 1, n)]
+    return np.array(out).reshape(-1, 3)
 
 
 def clip_segment(a, b, lo, hi):
