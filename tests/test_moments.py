@@ -65,7 +65,7 @@ TYPED = {
     ("split", "lies_in"): (7, "The shared arrow lies"),   # round 37: one shadow at a time
     ("split", "lies_off"): (8, "Each own arrow points"),
     ("split", "net"): (9, "So the shared arrow"),         # round 38: tied to the question
-    ("split", "net_own"): (9, "only the own arrows"),
+    ("split", "net_own"): (9, "their own arrows"),
     # round 35: the closing on the gap's chart alone; round 36: recalled, with the caveat;
     # round 37: both results, the move split's on its bars
     ("answer", "close_gap"): (0, "for this one pair"),

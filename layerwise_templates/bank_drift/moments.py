@@ -41,7 +41,7 @@ INSET = "inset"                 # (round 36) "magnified here": the X^(L) corner'
 # "so the net moves ... mostly the shared arrow": the shared arrows and their bar lit
 FULL, LIES_IN, LIES_OFF, NET = "full", "lies_in", "lies_off", "net"
 # (round 38) "banks one and two start at the same X zero, so their copies coincide": the two
-# start dots and their one copy lit; "only the own arrows ... can separate the senses": the
+# start dots and their one copy lit; "what differs in their moves is their own arrows ...": the
 # own arrows and their bars lit (the split tied to the title's question)
 SAME_START, NET_OWN = "same_start", "net_own"
 # gap

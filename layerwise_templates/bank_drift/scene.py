@@ -1625,8 +1625,8 @@ class BankDriftScene(StoryboardScene):
                   FadeInPlace(sb.legend), run_time=0.5)
         self.remove(*second.get_family(), *sb.line.get_family(), *sb.line_names.get_family())
         end = self.beat_start + self.beat_end(beat)
-        # (round 38) "... only the own arrows, under half its length and mostly off the plane,
-        # can separate the senses": said after the shared arrow's part, on the own arrows and
+        # (round 38b) "... what differs in their moves is their own arrows, under half its length
+        # and mostly off the plane": said after the shared arrow's part, on the own arrows and
         # their bars (the split tied to the title's question)
         own_said = self.has(M.NET_OWN) and self.said(M.NET_OWN) > self.said(M.NET) + 0.8
         self.hold_until_moment(M.NET)
