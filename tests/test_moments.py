@@ -93,13 +93,13 @@ TYPED = {
 # `"the " + str(d["check"]["n_updates"])`, the one word it built from the plan
 TYPED_STREAM = {
     ("tokens", "space_mark"): (1, "The mark"),
-    ("embedding", "numbers"): (0, "numbers"), ("embedding", "length"): (0, "its length"),
+    ("embedding", "numbers"): (0, "of zero:"), ("embedding", "length"): (0, "its length"),
     ("embedding", "alone"): (1, "alone"),
     ("plane", "states"): (0, "states"), ("plane", "spread"): (1, "PCA picks"),
     ("plane", "shadow"): (2, "shadow"), ("plane", "bars"): (4, "bars"),
     ("copies", "formula"): (0, "rotated"), ("copies", "range"): (1, "stays between"),
     ("copies", "x_grows"): (1, "while X"), ("direction", "turns"): (0, "does change"),
-    ("direction", "most"): (2, "layers 24 and 29"), ("direction", "apart"): (3, "the turns add up"),
+    ("direction", "most"): (3, "24 and 29"), ("direction", "apart"): (4, "the turns add up"),
     # the draft's direction beat (its own id: it says less, the turns named at sentence 2)
     ("turns", "turns"): (0, "does change"), ("turns", "most"): (0, ""),
     ("turns", "apart"): (2, "the turns add up"),
@@ -126,18 +126,17 @@ TYPED_STREAM = {
     # one middle layer to scale (the video's `zoom`; the draft's `zoom_mid`)
     ("zoom", "z_x"): (0, "Here is one"), ("zoom_mid", "z_x"): (0, "Here is one"),
     ("zoom", "z_reads"): (1, "It reads"), ("zoom_mid", "z_reads"): (1, "It reads"),
-    ("journey_late", "among"): (0, ""),
     ("journey0", "among"): (0, ""), ("journey1", "among"): (0, ""),
-    # round 36: the late leg's walk starts as its FFN lengths start being read
-    ("journey_late", "ffn_read"): (1, "layer 23 adds"),
+    # round 36: the late leg's walk starts as its FFN lengths start being read (round 37: on
+    # the bars alone, up close, `journey_bars`)
+    ("journey_late", "ffn_read"): (1, "Layer 23's"),
     ("journey0", "ffn_read"): (0, ""), ("journey1", "ffn_read"): (0, ""),
     ("zoom", "z_attn"): (2, "Attention adds"), ("zoom", "z_ffn"): (2, "feed-forward network adds"),
     ("zoom", "z_angle"): (2, "each at its true angle"), ("zoom", "z_next"): (3, "Both steps"),
     ("zoom_mid", "z_attn"): (2, "attention adds"),
     ("zoom_mid", "z_ffn"): (2, "feed-forward network adds"),
     ("zoom_mid", "z_angle"): (3, "true angle"), ("zoom_mid", "z_next"): (4, "Both steps"),
-    ("journey_late", "dips"): (0, ""), ("journey_late", "reach"): (0, ""),
-    ("journey_late", "close"): (0, ""),
+    ("journey_late", "reach"): (0, ""), ("journey_early", "ffn_read"): (0, ""),
     ("journey0", "dips"): (0, ""), ("journey0", "reach"): (0, ""),
     ("journey0", "close"): (0, ""),
     ("journey1", "dips"): (0, ""), ("journey1", "reach"): (0, ""),
@@ -189,7 +188,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
                ("layer1", "divides"): "attn_out", ("layer1", "shrinks"): "attn_out",
                "journey_last": "journey_last", "journey2": "journey_last",
                "journey_early": "journey_bars", "journey_middle": "journey",
-               "journey_late": "journey", "journey0": "journey", "journey1": "journey",
+               "journey_late": "journey_bars", "journey0": "journey", "journey1": "journey",
                "sizes": "sizes", "sink": "sink", "identity": "identity",
                "zoom": "zoom", "zoom_mid": "zoom"}
 

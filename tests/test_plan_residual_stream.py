@@ -51,8 +51,9 @@ def test_storyboard_validates():
     shown = {s for b in sb.beats for s in b.show}
     # every view is used but `sink`: the outlier token's beat is the draft's only (round 27
     # dropped it from the shipped storyboard: a side topic off the chapter's claim); nor
-    # `sizes` (round 35: X's 400-fold growth is said where the walk ends, `journey_last`)
-    assert shown == TEMPLATES["residual_stream"].shows - {"sink", "sizes"}
+    # `sizes` (round 35: X's 400-fold growth is said where the walk ends, `journey_last`);
+    # nor `journey` (round 37: its plane walk is the draft's; the video's legs are on the bars)
+    assert shown == TEMPLATES["residual_stream"].shows - {"sink", "sizes", "journey"}
 
 
 def test_scene_has_a_handler_for_every_show_name():
@@ -369,6 +370,37 @@ def test_copies_are_the_rmsnorm_inputs_and_stay_small(built):
     ffn = [float(np.linalg.norm(np.asarray(t[f"blocks.{l}.ln2.hook_normalized"][p], np.float64)))
            for l in range(30)]
     assert [n["value"] for n in c["ffn_norm"]] == pytest.approx(ffn, rel=1e-9)
+
+
+def test_the_copy_before_its_gain_is_one_length_for_every_x(built):
+    """Round 37: "Without the gain g, every copy would be 24.0 long; g ... makes it 4.8 to
+    9.3": X^(l) / rms(X^(l)) re-derived from X and ln1's recorded rms is sqrt(d_model) long at
+    every layer (eps aside), and the recorded copy (with g) is that vector times g."""
+    _, plan, t = built
+    d = plan["data"]
+    c, p = d["copies"], d["focus"]["token"]
+    unit = []
+    for l in range(30):
+        x = np.asarray(t[f"blocks.{l}.hook_resid_pre"][p], np.float64)
+        rms = float(np.asarray(t[f"blocks.{l}.ln1.hook_scale"][p], np.float64).ravel()[0])
+        assert rms == pytest.approx(math.sqrt(float(np.mean(x ** 2))), rel=1e-3)
+        unit.append(float(np.linalg.norm(x / rms)))
+    assert c["unit"]["value"] == pytest.approx(max(unit), abs=0.05)
+    assert c["unit"]["value"] == pytest.approx(math.sqrt(576), abs=0.05)
+    assert c["unit_spread"]["value"] == pytest.approx(max(unit) - min(unit), abs=1e-3)
+    assert c["unit_spread"]["value"] < 0.05 < c["max"]["value"] - c["min"]["value"]
+
+
+def test_turns_in_degrees_are_the_cosines_angles(built):
+    """Round 37: "each cosine is 0.84 to 0.99: a turn of 10 to 32 degrees"."""
+    _, plan, _ = built
+    dr = plan["data"]["direction"]
+    later = [c["value"] for c in dr["cos_next"][1:]]
+    deg = [math.degrees(math.acos(c)) for c in later]
+    assert dr["deg_min_later"]["value"] == pytest.approx(min(deg), abs=0.5)
+    assert dr["deg_max_later"]["value"] == pytest.approx(max(deg), abs=0.5)
+    assert (dr["deg_min_later"]["decimals"], dr["deg_max_later"]["decimals"]) == (0, 0)
+    assert 5 < dr["deg_min_later"]["value"] < dr["deg_max_later"]["value"] < 35
 
 
 def test_zoom_steps_true_and_not_folded_back(built):

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..trace import Trace
 from .context_qkv import focus_row
-from .similarity import cosine
+from .similarity import angle_deg, cosine
 from .vectors import special_positions
 
 
@@ -48,10 +48,10 @@ def entered(a: Trace, pos_a: list[int], b: Trace, pos_b: list[int], layer: int =
     xy = sum_plane(xa, xb, ua, ub)
     return {"layer": layer, "looks": [looks(a, pos_a, layer), looks(b, pos_b, layer)],
             "length": [float(np.linalg.norm(ua)), float(np.linalg.norm(ub))],
-            "cos": c, "angle": math.degrees(math.acos(max(-1.0, min(1.0, c)))),
+            "cos": c, "angle": angle_deg(c),
             "x_length": [float(np.linalg.norm(xa)), float(np.linalg.norm(xb))],
             "sum_length": [float(np.linalg.norm(xa + ua)), float(np.linalg.norm(xb + ub))],
-            "sum_cos": sc, "sum_angle": math.degrees(math.acos(max(-1.0, min(1.0, sc)))),
+            "sum_cos": sc, "sum_angle": angle_deg(sc),
             "plane": xy}
 
 

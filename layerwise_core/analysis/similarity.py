@@ -10,6 +10,7 @@ instead of 0.078 at MiniLM's embedding for the chapter's three sentences).
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 import numpy as np
@@ -22,6 +23,11 @@ def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cosine along the last axis (broadcasting)."""
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
     return (a * b).sum(-1) / (np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1))
+
+
+def angle_deg(cos: float) -> float:
+    """The angle in degrees whose cosine is `cos` (clipped to [-1, 1] against float noise)."""
+    return math.degrees(math.acos(max(-1.0, min(1.0, float(cos)))))
 
 
 BASELINE_DEFINITION = ("mean cosine between two different words in different sentences "

@@ -25,6 +25,11 @@ _QKV = {"x": ("X", "X is what the layer reads: the state of '{focus}' entering i
         "in": ("the layer's input", "What the layer reads (here the same as X).")}
 _SHORT = {"x": "X", "q": "Q", "k": "K", "v": "V", "in": "input"}
 _COS = "1.00 = the same direction, 0 = at right angles."
+# attention_depth's "…" columns (columns.py): the weights a drawn row leaves out, per kept count
+_ELIDED = ("Weights under each \u2026",
+           "When the sentence is too long to draw every token, the video writes under each \u2026 "
+           "the weights of the tokens it leaves out, added up, so the row as drawn still adds up "
+           "to 1 (one entry per number of tokens kept).")
 
 SPECS: dict[str, dict] = {
     "context_qkv": {
@@ -279,6 +284,9 @@ SPECS: dict[str, dict] = {
                 "Where '{focus}' looks: the mean of its {data.n_heads} heads",
                 "Its attention weights over the tokens (they add up to 1); thicker arc = more "
                 "weight."),
+            "data.layers[{l}].elided": _ELIDED, "data.worked.elided[{l}]": _ELIDED,
+            **{f"data.{t}.{k}_elided[{{l}}]": _ELIDED for t in ("tie", "tie_last")
+               for k in ("old", "new", "swap")},
             "data.layers[{l}].total": (
                 "Sum of the row",
                 "The attention weights of '{focus}' over all tokens, added up: always 1, so "

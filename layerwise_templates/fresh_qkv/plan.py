@@ -27,7 +27,7 @@ import numpy as np
 
 from layerwise_core.analysis.qkv_causes import project
 from layerwise_core.analysis.robust import error_bound, robust_limit, scaled
-from layerwise_core.analysis.similarity import cosine
+from layerwise_core.analysis.similarity import angle_deg, cosine
 from layerwise_core.analysis.vectors import attn_input, content_words, positions
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
@@ -276,7 +276,7 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
             # cos(X^(l), X^(l+1)) for every layer: 1 would be the same direction
             "cos_steps": [r["update"]["cos_x_next"] for r in out] if out[-1]["update"] else [],
             # the same steps as angles in degrees (the sweep's sketch turns by these)
-            "angle_steps": [math.degrees(math.acos(max(-1.0, min(1.0, c))))
+            "angle_steps": [angle_deg(c)
                             for c in (r["update"]["cos_x_next"] for r in out)]
             if out[-1]["update"] else [],
             # per layer after the first: the new-X test's cosine (layer l-1's W_Q given X^(l),

@@ -73,7 +73,7 @@ def build(c: Context) -> Draft:
              f"{{data.summary.norm_first.value:{_spec(x0)}}}. Here X of zero is the token "
              "alone; its position enters later, inside attention.",
              layer=0, expect=["data.stages[0].index == 0"],
-             moments={"numbers": "numbers", "length": "its length", "alone": "alone"}),
+             moments={"numbers": "of zero:", "length": "its length", "alone": "alone"}),
         Beat("plane", ["plane"], "A flat shadow of the {data.plane.n_points} states",
              "To watch X change, we draw it on a flat plane, fitted once, by PCA, "
              "to the {data.plane.n_points} states of " + tok + ", from X of zero to X of "

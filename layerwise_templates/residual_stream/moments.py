@@ -26,7 +26,7 @@ BY_SHOW = {
     "mlp_out": (UPDATE, LENGTHS, ZOOM, EVERY),
     "zoom": (Z_X, Z_READS, Z_ATTN, Z_FFN, Z_ANGLE, Z_NEXT),
     "journey": (DIPS, REACH, CLOSE, MEDIANS, AMONG, FFN_READ),
-    "journey_bars": (REACH, MEDIANS),
+    "journey_bars": (REACH, MEDIANS, FFN_READ),
     "journey_last": (LARGEST, X_ENDS, MEDIANS),
     "copies": (FORMULA, RANGE, X_GROWS),
     "direction": (TURNS, MOST, APART),

@@ -30,6 +30,7 @@ import numpy as np
 from layerwise_core.analysis.residual_stream_copies import copy_norms
 from layerwise_core.analysis.projection import captured, pca_plane
 from layerwise_core.analysis.robust import error_bound
+from layerwise_core.analysis.similarity import angle_deg
 from layerwise_core.analysis.updates import attention_to, outlier_token, update_sizes
 from layerwise_core.analysis.vectors import positions, stream_stages
 from layerwise_core.errors import LayerwiseError
@@ -535,6 +536,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         "min_later": _num(float(later_cos.min()), "direction.min_later", 2),
         "min_later_layer": int(np.argmin(later_cos)) + (1 if L > 1 else 0),
         "max_later": _num(float(later_cos.max()), "direction.max_later", 2),
+        # the same turns in degrees: the smallest (max_later's) and the largest (min_later's)
+        "deg_min_later": _num(angle_deg(later_cos.max()), "direction.deg_min_later", 0),
+        "deg_max_later": _num(angle_deg(later_cos.min()), "direction.deg_max_later", 0),
         "first": _num(float(cos_next[0]), "direction.first", 2),
         # the angle X turns through, first to last (cos(X^(0), X^(L)))
         "cos_first_last": _num(float(unit_x[0] @ unit_x[-1]), "direction.cos_first_last", 2),
@@ -593,9 +597,16 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                   "min": _num(c["copy"][lo], "copies.min", 1), "min_layer": lo,
                   "max": _num(c["copy"][hi], "copies.max", 1), "max_layer": hi,
                   "from_layer": 1 if L > 1 else 0,
-                  "x_last_in": _num(c["x"][-1], "copies.x_last_in"),
-                  "x_last_about": _about(c["x"][-1], "copies.x_last_about"),
-                  "last_layer": L - 1}
+                  # |X^(L-1)| read from the bars' own number (copy_norms' c["x"][-1] is the
+                  # same length summed in another order: 1e-13 apart under other CPUs' kernels,
+                  # which broke the "same |X^(29)| on the bars and here" claim's == 0)
+                  "x_last_in": _num(x_norms[L - 1]["value"], "copies.x_last_in"),
+                  "x_last_about": _about(x_norms[L - 1]["value"], "copies.x_last_about"),
+                  "last_layer": L - 1,
+                  # the copy before its gain, X / rms(X): sqrt(d_model) long for every X (its
+                  # spread over the layers ~0): the copies' spread is the gain g's
+                  "unit": _num(max(c["unit"]), "copies.unit", 1),
+                  "unit_spread": _num(max(c["unit"]) - min(c["unit"]), "copies.unit_spread", 3)}
 
     tokens = []
     for i, tok in enumerate(t.tokens):

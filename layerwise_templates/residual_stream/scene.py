@@ -39,7 +39,8 @@ from . import moments as M
 from .moments import DIVIDES, SHRINKS
 from .plan import FOLD_COS
 from .scene_intro import IntroBeats, _arrow, _box
-from .scene_parts import BAR_W, DIP, ML, S, BarsTo, StreamPanels, X_l, appear
+from .scene_parts import (ASIDE, BAR_W, DIP, ML, S, TALL_H, BarsTo, GrowInTurn, StreamPanels,
+                          X_l, appear)
 from .scene_summary import SummaryBeats
 from .view import Data
 
@@ -48,6 +49,7 @@ LAYER_TIME = 0.9        # the journey: at least this long a layer (its two addit
 LAYER_MAX = 3.2         # ... at most this long (a beat with few layers, e.g. the late ones)
 TAG_AT = LEFT * 3.2 + UP * 1.75   # the journey's "layer l reads |X^(l)|", left of the plane
 LAST_HOLD = 1.2         # voiced: the layer the sentence ends on is lit this long
+CLOSE_NUM = 28         # a length written on its bar of the close chart (read at 480p)
 COL_AT = LEFT * 5.6 + UP * 0.55   # the first column's bracket: its name clear of the note above, its length of the bars' key below
 
 
@@ -65,6 +67,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.token_row = None
         if self.plan.get("footer"):          # the weights measured, as the captions say them
             self.plan["footer"] = d["model"]["display"]
+
+    def update_footer(self, beat: dict) -> None:
+        """The kit's footer (the weights measured, the layer drawn), at the label size (round
+        37: the small size read ~10 px)."""
+        old = self.footer
+        super().update_footer(beat)
+        if self.footer is not None and self.footer is not old:
+            self.footer.scale(T.TYPE.label / T.TYPE.small, about_edge=DOWN + RIGHT)
 
     def fill(self, until: float, default: float, share: float = 0.85) -> float:
         """A run time that fills `share` of the time left until scene time `until` (voiced:
@@ -207,8 +217,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                       txt("= its length", T.TYPE.label))
         # (round 31: the box round "|.| = 2.18" touched |X^(0)|) clear of the column's length
         bars.next_to(dims, DOWN, buff=0.45).align_to(dims, LEFT).shift(RIGHT * 0.2)
-        self.play(col[2].animate.set_opacity(1), appear(bars), run_time=0.5)
+        # (round 37: "|.| = 2.18" came before what |.| means) the name first, then the number
+        self.play(appear(bars), run_time=0.4)
         self.shown["bars_note"] = bars
+        self.play(col[2].animate.set_opacity(1), run_time=0.4)
         # the number, then its name: one box at a time (two boxes side by side overlapped)
         t = self.to_moment(M.ALONE, 1.0)
         self.emphasize(col[2], run_time=max(0.4, t / 2), buff=0.04)
@@ -217,7 +229,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.hold_until_moment(M.ALONE)
         alone = VGroup(inline(math(X_l(l), ML, T.X),
                               txt("= the token alone", T.TYPE.label)),
-                       txt("position enters inside attention", T.TYPE.label, T.MUTED)
+                       txt("position enters inside attention", T.TYPE.label, T.TEXT)
                        ).arrange(DOWN, buff=0.2, aligned_edge=LEFT)
         alone.next_to(bars, DOWN, buff=0.5).align_to(bars, LEFT)
         self.put("alone", alone, anim=appear(alone), run_time=1.2)
@@ -347,8 +359,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             # the entries are rounded: the shown ones need not add up in the last digit; said
             # at every sum, right of it (round 28: under the columns, on the bars' key; round
             # 29: layer 1's sums had no note and did not add up as shown)
-            r = VGroup(txt("entries", T.TYPE.label, T.MUTED),
-                       txt("rounded", T.TYPE.label, T.MUTED)).arrange(DOWN, buff=0.06,
+            r = VGroup(txt("entries", ASIDE, T.TEXT),
+                       txt("rounded", ASIDE, T.TEXT)).arrange(DOWN, buff=0.06,
                                                                       aligned_edge=LEFT)
             r.next_to(c[1], RIGHT, buff=0.2)
             self.keep_inside(r)
@@ -458,6 +470,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # for the step (add_step): no plane on stage for the seconds before
         if not (which == "attn" and alone and self.named(SHRINKS)):
             self.ensure_plane()
+        self.chart_home()
         self.ensure_chart()
         self.clear_stage(keep=("a",))
         note = self.copy_note(which, self.layer) if alone else None
@@ -525,8 +538,15 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         bar = Rectangle(width=unit * x_len, height=0.22, stroke_width=0, fill_color=T.X,
                         fill_opacity=1).move_to(left, aligned_edge=LEFT)
         x_num = self.n(v.x_norms[l], T.X, T.TYPE.label).next_to(bar, RIGHT, buff=0.15)
-        self.play(ReplacementTransform(col[2].copy(), x_num) if col is not None else
-                  FadeIn(x_num), GrowFromEdge(bar, LEFT), run_time=0.6)
+        # (round 37: "|.| = 2.18" morphing into "2.18" printed both for half a second) the
+        # length's digits travel from the column to the bar's end
+        if col is not None:
+            fly = x_num.copy().move_to(col[2]).align_to(col[2], RIGHT)
+            self.play(fly.animate.move_to(x_num), GrowFromEdge(bar, LEFT), run_time=0.6)
+            self.remove(fly)
+            self.add(x_num)
+        else:
+            self.play(FadeIn(x_num), GrowFromEdge(bar, LEFT), run_time=0.6)
         # the copy: X's bar (kept) divided down to the copy's length, in the row under it
         short = Rectangle(width=unit * c_len, height=0.22, stroke_width=0, fill_color=T.LN,
                           fill_opacity=1).move_to(left + DOWN * 0.5, aligned_edge=LEFT)
@@ -599,9 +619,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         tag.move_to(UP * 1.75).align_to(LEFT * 6.4, LEFT)
         below = at[3][1] < at[1][1]          # X^(l+1) ends below X^(l): labels swap sides
         x_lab = math(X_l(l), ML, T.X).next_to(x_ar, UP if below else DOWN, buff=0.15)
-        note = VGroup(txt("to scale: every length true;", T.TYPE.label, T.MUTED),
-                      txt("each step at its true angle", T.TYPE.label, T.MUTED),
-                      txt("to the X it is added to", T.TYPE.label, T.MUTED)
+        note = VGroup(txt("to scale: every length true;", T.TYPE.label, T.TEXT),
+                      txt("each step at its true angle", T.TYPE.label, T.TEXT),
+                      txt("to the X it is added to", T.TYPE.label, T.TEXT)
                       ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
         note.next_to(tag, DOWN, buff=0.3).align_to(tag, LEFT)
         # (round 28: X's arrow stood still for 9 s before attention's step) X's arrow grows
@@ -679,8 +699,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
     def beat_journey_last(self, beat) -> None:
         """`journey` to the last layer, then its largest update named on its bar and the last
         X's length written (`largest_and_last`), then the medians of the updates' shares of
-        |X| over the layers, as the voice says them."""
-        self.beat_journey(beat, ending=True)
+        |X| over the layers, as the voice says them. After a leg drawn up close on the bars
+        (`close_walk`), the last layer is drawn there too."""
+        self.beat_journey(beat, ending=True, bars_only=getattr(self, "chart_closed", False))
 
     def beat_journey_bars(self, beat) -> None:
         """The layers up to the beat's `layer` on the bars alone (round 35: 21 layers in 4 s on
@@ -688,7 +709,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         is away (it comes back zoomed out once to the whole path, one scale from then on);
         "layers a to b" named once, each layer's two update bars and X's new bar grow in one
         sweep, left to right; then the length X reached (`reach`) and the updates' shares on a
-        chart of their own (`medians`)."""
+        chart of their own (`medians`). A short leg whose FFN lengths are read, one sentence a
+        layer (`ffn_read`, "Layer 24's FFN adds 122."), is drawn up close instead: the chart
+        closes in on its layers and each FFN length lands on its bar as it is said
+        (`close_walk`)."""
         self.beat_journey(beat, bars_only=True)
 
     def beat_journey(self, beat, ending: bool = False, bars_only: bool = False) -> None:
@@ -700,8 +724,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         The walk keeps one pace; the bar axis is set once with the camera's move and kept.
         A leg that names where X shrinks (`dips`) marks each such layer under its bars as it
         is drawn (those drawn before the words, when they are said). A short leg whose FFN
-        lengths are read (`ffn_read`, "Watch the orange bars: layer 23 adds 116; ...") starts
-        its walk there, each layer's FFN length written as it is drawn."""
+        lengths are read (`ffn_read`) starts its walk there, each layer's FFN length written
+        as it is drawn."""
         start = self.stages[self.progress]["layer"] if self.progress > 0 else None
         d = self.data
         first = 0 if start is None else start + 1
@@ -718,6 +742,7 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         if left and self.chart is not None and getattr(self, "chart_hidden", False):
             self.axis_unseen(left[-1]["stage_out"])     # the bars come back on the leg's axis
         if not bars_only:
+            self.chart_home()                 # (a bars-only leg before it made them taller)
             # the last beat's pieces leave as the plane and the bars come back, in one play
             # (round 35: the stage stood empty ~1.5 s after the shares' chart)
             gone = [FadeOutPlace(self.shown.pop(k)) for k in list(self.shown) if k != "tag"]
@@ -833,6 +858,10 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         # round 23's tag said "layer 2" while layer 11 was drawn)
         named = ({left[0]["layer"], left[-1]["layer"], *dips} if voiced and dips
                  and len(left) > SHORT_LEG else {a["layer"] for a in left})
+        if bars_only and (getattr(self, "chart_closed", False) or
+                          (len(left) <= SHORT_LEG and self.named(M.FFN_READ))):
+            self.close_walk(left, ending)
+            return
         if len(left) > SHORT_LEG or bars_only:
             self.sweep(left, end, ending, bars_only)
             return
@@ -923,6 +952,144 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             self.emphasize(self.shown["tag"], after, *lit_bars,
                            run_time=min(2.0, end - self.time))
 
+    def close_walk(self, left, ending: bool = False) -> None:
+        """A short leg on the bars alone, up close (round 37: the late walk's small plane, a list
+        of its FFN lengths and the bars at once were three views of one thing, the list 2 s
+        behind the voice): the chart closes in on the leg's layers (`chart_close`, once); each
+        layer's attention bar grows, its FFN bar lifts, lit, and its length lands on it as its
+        sentence says it ("Layer 24's FFN adds 122."), then X's new bar grows; "... grows at
+        each layer" lights the FFN bars in turn; "X more than doubles, from 320 to 782.5"
+        writes the leg's first and last X on their bars. The leg that ends the walk
+        (`ending`): `close_last`."""
+        voiced = bool(self.beat.get("cues"))
+        if not getattr(self, "chart_closed", False):
+            until = self.said(M.FFN_READ) if voiced else self.time + 1.5
+            self.chart_close(max(0, left[0]["layer"] - 1),
+                             run_time=min(2.5, max(1.2, 0.8 * (until - self.time))))
+        if ending:
+            self.close_last(left)
+            return
+        labels = []
+        for lay in left:
+            l = lay["layer"]
+            self.update_footer({"layer": l})
+            k = self.cue_with(f"Layer {l}'s")
+            if k is not None:
+                self.hold_until_cue(k)
+                dur = float(self.beat["cues"][k]["duration"])
+            else:
+                dur = 2.0
+            labels.append(self.close_layer(lay, dur))
+        self.update_footer({"layer": left[-1]["layer"]})
+        grows = self.cue_with("grows at each layer")
+        if grows is not None:
+            # "Over layers 23 to 28, the feed-forward update grows at each layer"
+            self.hold_until_cue(grows)
+            self.play(*self.light_ffn(left, stagger=True), run_time=1.6)
+            self.emphasize(VGroup(*labels), run_time=max(0.8, min(
+                1.5, self.cue_at(grows + 1) - self.time - 0.2)))
+        doubles = self.cue_with("more than doubles")
+        if doubles is None:
+            return
+        # "And X more than doubles, from 320 to 782.5": the two X's on their bars
+        self.hold_until_cue(doubles)
+        a, b = left[0]["layer"], left[-1]["layer"] + 1
+        dur = float(self.beat["cues"][doubles]["duration"])
+        t0 = self.time
+        marks = []
+        for j, at in ((a, 0.45), (b, 0.7)):
+            self.hold_until(t0 + at * dur - 0.3)
+            lab = self.bar_label(("x", j), self.v.x_norms[j], T.X, centre=True)
+            self.put(f"xlab{j}", lab, anim=FadeIn(lab, shift=0.25 * DOWN, scale=1.3),
+                     run_time=0.45)
+            marks += [self.bars[("x", j)], lab]
+        self.emphasize(VGroup(*marks[:2]), VGroup(*marks[2:]), run_time=max(
+            0.8, min(2.0, self.cue_at(self.n_cues()) - self.time - 0.3)))
+
+    def close_layer(self, lay: dict, dur: float):
+        """One layer of a close leg in `dur` seconds (its sentence): its attention bar grows,
+        its FFN bar lifts, lit, its length lands on it (the sentence's last words), then X's new
+        bar grows. Returns the FFN length's label."""
+        l = lay["layer"]
+        kinds = ((lay["step_attn"], "attn"), (lay["step_ffn"], "ffn"))
+        a_bar, f_bar = (self.new_bar(("step", j), l, kind, self.step_rows[j]["norm"]["value"])
+                        for j, kind in kinds)
+        reveal = self.key_reveals(["attn", "ffn"])
+        self.play(GrowInTurn(self, [a_bar]), *reveal, run_time=max(0.35, 0.25 * dur))
+        lit = lambda m, t: m.set_fill(interpolate_color(                            # noqa
+            ManimColor(T.FFN), ManimColor(T.POINTER), there_and_back(t)))
+        self.play(GrowInTurn(self, [f_bar]), UpdateFromAlphaFunc(f_bar, lit),
+                  run_time=max(0.45, 0.3 * dur))
+        lab = self.bar_label(("step", lay["step_ffn"]), self.v.layers[l].norm_mlp, T.FFN)
+        self.put(f"ffn_lab{l}", lab, anim=FadeIn(lab, shift=0.25 * DOWN, scale=1.3),
+                 run_time=max(0.4, 0.25 * dur))
+        j = lay["layer"] + 1
+        x_bar = self.new_bar(("x", j), j, "x", self.data["x_norms"][j]["value"])
+        self.play(GrowInTurn(self, [x_bar]), run_time=max(0.3, 0.15 * dur))
+        self.draw_unseen(lay["stage_out"])          # the plane, off stage, keeps up
+        return lab
+
+    def bar_label(self, key, shown, color, centre: bool = False) -> Num:
+        """A length written on its bar of the close chart, large: over the bar, starting at
+        its left edge (clear of the bar on its left, reaching into the gap on its right), or
+        `centre`d on it."""
+        bar = self.bars[key]
+        lab = self.n(shown, color, CLOSE_NUM).next_to(bar, UP, buff=0.1)
+        if not centre:
+            lab.align_to(bar, LEFT).shift(RIGHT * 0.04)
+        return self.keep_inside(lab)
+
+    def close_last(self, left) -> None:
+        """The last layer, up close: its attention bar, then ("The largest of all 60 updates
+        is its FFN update, 462 long") its FFN bar lifted and its length landing on it, boxed;
+        ("Bank's X ends 870 long") X's last bar with its length; then ("about 400 times as
+        long as X of zero") the labels leave and the chart opens out to every layer, X^(0)'s
+        bar and the last one lit, the growth written above."""
+        d, v = self.data, self.v
+        lay = left[-1]
+        l = lay["layer"]
+        self.update_footer({"layer": l})
+        a_bar = self.new_bar(("step", lay["step_attn"]), l, "attn",
+                             self.step_rows[lay["step_attn"]]["norm"]["value"])
+        f_bar = self.new_bar(("step", lay["step_ffn"]), l, "ffn",
+                             self.step_rows[lay["step_ffn"]]["norm"]["value"])
+        self.play(GrowInTurn(self, [a_bar]), run_time=0.6)
+        self.hold_until_moment(M.LARGEST)
+        self.play(GrowInTurn(self, [f_bar]), run_time=1.0)
+        lab = self.bar_label(("step", lay["step_ffn"]), v.summary.largest_update, T.FFN)
+        k = self.cue_with("The largest")
+        if k is not None:
+            c = self.beat["cues"][k]
+            self.hold_until(self.cue_at(k) + 0.75 * float(c["duration"]) - 0.3)
+        self.put("largest", lab, anim=FadeIn(lab, shift=0.25 * DOWN, scale=1.3), run_time=0.45)
+        self.emphasize(f_bar, lab, buff=0.06,
+                       run_time=self.fill(self.said(M.X_ENDS), 1.0, 0.7))
+        self.hold_until_moment(M.X_ENDS)
+        n = l + 1
+        x_bar = self.new_bar(("x", n), n, "x", d["x_norms"][n]["value"])
+        self.play(GrowInTurn(self, [x_bar]), run_time=0.8)
+        end_lab = self.bar_label(("x", n), v.x_norms[n], T.X, centre=True)
+        self.put("xlab_end", end_lab, anim=FadeIn(end_lab, shift=0.25 * DOWN, scale=1.3),
+                 run_time=0.45)
+        self.draw_unseen(lay["stage_out"])
+        about = self.cue_with("times as long")
+        if about is None:
+            self.emphasize(x_bar, end_lab, run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+            return
+        # "That is about 400 times as long as X of zero": the labels leave and the chart opens
+        # out to every layer as the sentence starts (X^(0)'s bar, 2.18, a sliver on the left)
+        self.emphasize(x_bar, end_lab, run_time=max(0.8, min(1.2, self.cue_at(about)
+                                                              - self.time - 1.6)))
+        self.drop(*[s_ for s_ in self.shown if s_.startswith(("ffn_lab", "xlab", "largest"))],
+                  run_time=0.3)
+        self.chart_close(0, run_time=1.3, back=True)
+        self.hold_until_cue(about)
+        tag = self.growth_tag(n).move_to(UP * 0.6)
+        self.put("end_tag", tag, anim=appear(tag), run_time=0.6)
+        first = self.bars.get(("x", 0))
+        self.emphasize(tag, *([first] if first is not None else []), x_bar,
+                       run_time=self.fill(self.cue_at(self.n_cues()), 1.0))
+
     def ffn_rows(self, left) -> dict:
         """"the FFN adds" over "layer 23: 116" ..., one entry per layer of a short leg, three
         to a column, left of the plane under its tag (and the X length written under it at the
@@ -968,8 +1135,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
                                                       size=T.TYPE.label),
                      txt("to", T.TYPE.label), Num(self.v.layers[b].layer, decimals=0,
                                                   size=T.TYPE.label))
-        if bars_only:           # the stage above the bars is free: the tag in its middle
-            tag.move_to(UP * 1.2)
+        if bars_only:           # the stage above the bars is free: the tag over them
+            tag.move_to(UP * 2.15)
         else:
             tag.move_to(TAG_AT).align_to(TAG_AT + LEFT * 1.3, LEFT)
         # (a bars-only leg's tag is its own slot: the plane's legs after it start their own
@@ -978,6 +1145,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.put(slot, tag, anim=appear(tag), run_time=0.4)
         self.update_footer({"layer": b})
         draw = self.sweep_bars if bars_only else self.advance_together
+        if bars_only and self.chart is not None and self.chart_h < TALL_H:
+            # (round 37: the bars 1.5 high under an empty upper half) taller, every layer
+            self.chart_close(0, run_time=1.0, h=TALL_H)
         if ending:          # the leg with the largest update (a draft's): named after it
             until = self.said(M.LARGEST) if self.named(M.LARGEST) else \
                 (end - LAST_HOLD if self.beat.get("cues") else self.time + 4.0)
@@ -1153,15 +1323,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.emphasize(a_line[-1], f_line[-1], run_time=self.fill(end, 1.0))
 
     def x_len(self, n: int) -> list:
-        """"|X^(n)| = 703": X's length, whole like its neighbours; one the plan had to keep a
-        decimal for (782.5: float noise sits at 782/783) is written "≈ 780", the copies beat's
-        "about" (round 28: 782.5 beside 703 and 600)."""
-        x, raw = self.v.x_norms[n], self.data["x_norms"][n]
-        cp = self.data.get("copies") or {}
-        if raw["value"] >= 100 and raw["decimals"] > 0 and cp and n == cp.get("last_layer"):
-            return [math(f"|{X_l(n)}|", ML, T.X), txt("\u2248", T.TYPE.label, T.X),
-                    self.n(self.v.copies.x_last_about, T.X, T.TYPE.label)]
-        return [math(f"|{X_l(n)}| =", ML, T.X), self.n(x, T.X, T.TYPE.label)]
+        """"|X^(n)| = 703": X's length as the plan keeps it (round 37: 782.5 was written
+        "≈ 780" here and "=" everywhere else)."""
+        return [math(f"|{X_l(n)}| =", ML, T.X), self.n(self.v.x_norms[n], T.X, T.TYPE.label)]
 
     def x_after(self, n: int):
         """"|X^(n)| = ..." under the journey's tag: the length the last layer drawn left X at."""
@@ -1208,7 +1372,9 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             lines.append(VGroup(ln, word))
         if lines[1][1].get_bottom()[1] < lines[0][1].get_top()[1] + 0.06:   # labels apart
             lines[1][1].shift(UP * (lines[0][1].get_top()[1] + 0.06 - lines[1][1].get_bottom()[1]))
-        head = inline(txt("each update as a share of the X it is added to, layers", lab),
+        word = d["focus"]["token_text"].lstrip(d["space_mark"])
+        head = inline(txt(f"each of {word}'s updates as a share of the X it is added to, layers",
+                          lab),
                       Num(v.layers[1].layer, decimals=0, size=lab),
                       txt("to", lab), Num(v.layers[self.L - 1].layer, decimals=0, size=lab),
                       txt("; dashed: medians", lab), buff=0.14)
@@ -1231,6 +1397,14 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             axes.add(Num(v.layers[l].layer, decimals=0, size=lab, color=T.TEXT)
                      .move_to([self.bar_x(l, "mid")[0], y0 - 0.25, 0]))
         axes.add(txt("layer", lab, T.TEXT).move_to([(x_l + x_r) / 2, y0 - 0.6, 0]))
+        # (round 37: no colour key) which bar is which, under the chart's right end
+        key = VGroup(*[VGroup(Rectangle(width=0.2, height=0.2, stroke_width=0, fill_color=c,
+                                        fill_opacity=1), txt(word, lab, c)
+                              ).arrange(RIGHT, buff=0.1)
+                       for c, word in ((T.ATTN, "attention"), (T.FFN, "FFN"))]
+                     ).arrange(RIGHT, buff=0.4)
+        key.move_to([0, y0 - 0.6, 0]).align_to([x_r, 0, 0], RIGHT)
+        axes.add(key)
         panel = VGroup(head, attn, ffn, *lines, axes)
         self.keep_inside(head)
         self.keep_inside(panel)
@@ -1264,14 +1438,8 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
             if dim:
                 self.play(beside.animate.set_opacity(1), run_time=0.3)
         self.hold_until_moment(M.X_ENDS)
-        end_tag = inline(math(f"|{X_l(n)}| =", ML, T.X),
-                         self.n(v.x_norms[n], T.X, T.TYPE.label))
-        if self.cue_with("times as long") is not None and s.get("growth_about"):
-            # "... about 400 times as long as X of zero": under the length, said with it
-            end_tag = VGroup(end_tag, inline(
-                txt("about", T.TYPE.label), self.n(v.summary.growth_about, T.TEXT, T.TYPE.label),
-                math(f"\u00d7 |{X_l(0)}|", ML, T.X))).arrange(DOWN, buff=0.15,
-                                                                aligned_edge=LEFT)
+        end_tag = self.growth_tag(n, self.cue_with("times as long") is not None
+                                  and bool(s.get("growth_about")))
         tag = self.shown.get("tag")
         if tag is not None:
             end_tag.next_to(tag, DOWN, buff=0.45).align_to(tag, LEFT)
@@ -1284,6 +1452,18 @@ class ResidualStreamScene(IntroBeats, SummaryBeats, StreamPanels, StoryboardScen
         self.emphasize(end_tag, *([last] if last is not None else []),
                        run_time=self.fill(until, 1.0))
 
+
+    def growth_tag(self, n: int, about: bool = True) -> VGroup:
+        """"|X^(n)| = 870", and under it (`about`) "about 400 × |X^(0)|"."""
+        tag = inline(math(f"|{X_l(n)}| =", ML, T.X), self.n(self.v.x_norms[n], T.X,
+                                                             T.TYPE.label))
+        if not about:
+            return tag
+        # "... about 400 times as long as X of zero": under the length, said with it
+        return VGroup(tag, inline(
+            txt("about", T.TYPE.label), self.n(self.v.summary.growth_about, T.TEXT,
+                                               T.TYPE.label),
+            math(f"\u00d7 |{X_l(0)}|", ML, T.X))).arrange(DOWN, buff=0.15, aligned_edge=LEFT)
 
     def off_plane_note(self, j: int, color) -> VGroup:
         """"mostly out of the plane (30 %)" beside step j's arrow on the plane: the share of

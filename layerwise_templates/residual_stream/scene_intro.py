@@ -17,7 +17,7 @@ from scenes.animations import FadeOutPlace
 from scenes.mobjects import Num, inline, math, txt
 from . import moments as M
 from scenes.motion.tip_to_tail import PlaneStep
-from .scene_parts import ML, S, X_l, appear
+from .scene_parts import ASIDE, ML, S, X_l, appear
 
 L_ = T.TYPE.label
 FORMULA_SCALE = 1.25       # the copies beat's bar labels, read at 480p
@@ -317,15 +317,15 @@ class IntroBeats:
         mid = self.plane.to_screen(side + u * n0 * 0.5, center=c)
         # the true-length arrow is not in the plane: drawn along its shadow, named an
         # illustration (review 24: the 2.18 arrow read as measured on the plane)
-        true_lab = VGroup(inline(self.n(self.v.summary.norm_first, T.X, L_),
-                                 txt("true length,", L_, T.X)),
-                          txt("an illustration", L_, T.TEXT)
+        true_lab = VGroup(inline(self.n(self.v.summary.norm_first, T.X, ASIDE),
+                                 txt("true length,", ASIDE, T.X)),
+                          txt("an illustration", ASIDE, T.TEXT)
                           ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         true_lab.next_to(mid, RIGHT, buff=0.2)
         self.keep_inside(true_lab)
         tip0 = self.plane.to_screen(xy0, center=c)
-        shadow_lab = inline(txt("shadow:", L_, T.TEXT),
-                            self.n(self.v.stages[0].captured_pct, T.TEXT, L_, suffix="%"))
+        shadow_lab = inline(txt("shadow:", ASIDE, T.TEXT),
+                            self.n(self.v.stages[0].captured_pct, T.TEXT, ASIDE, suffix="%"))
         shadow_lab.next_to(tip0, LEFT + DOWN, buff=0.2)       # below the plane's axis line
         self.keep_inside(shadow_lab)
         self.shown["shadow_labs"] = VGroup(true_lab, shadow_lab)
@@ -405,8 +405,19 @@ class IntroBeats:
             .scale(AXIS_SCALE).next_to(bars[0], DOWN, buff=0.08).set_y(y0 - 0.25),
             Num(cp.last_layer, decimals=0, size=T.TYPE.label, color=T.TEXT)
             .scale(AXIS_SCALE).next_to(bars[-1], DOWN, buff=0.08).set_y(y0 - 0.25))
-        name = txt("layer", T.TYPE.label, T.TEXT).scale(AXIS_SCALE).next_to(ticks[0], LEFT,
-                                                                             buff=0.12)
+        # (the axis's name after its last layer: the lengths' axis has the left)
+        name = txt("layer", T.TYPE.label, T.TEXT).scale(AXIS_SCALE).next_to(ticks[1], RIGHT,
+                                                                             buff=0.15)
+        # (round 37: no y axis) the lengths' own axis, from 0, a tick every 5
+        y_axis = VGroup(Line([x0 - 0.08, y0, 0], [x0 - 0.08, y0 + h, 0], stroke_width=2,
+                             color=T.MUTED))
+        for v in np.arange(0.0, top_v + 1e-9, 5.0):
+            y = y0 + h * v / top_v
+            y_axis.add(Line([x0 - 0.18, y, 0], [x0 - 0.08, y, 0], stroke_width=2,
+                            color=T.MUTED))
+            y_axis.add(txt(f"{v:g}", T.TYPE.label, T.TEXT)
+                       .scale(AXIS_SCALE).next_to([x0 - 0.18, y, 0], LEFT, buff=0.08))
+        axis = VGroup(axis, y_axis)
         axis_labels = VGroup(ticks, name)
         g = VGroup(axis, bars, lines, ends, axis_labels)
         g.bars, g.axis, g.lines, g.ends, g.axis_labels = bars, axis, lines, ends, axis_labels
@@ -456,14 +467,15 @@ class IntroBeats:
         # path from X to Q, K, V, and the rotation said in words beside Q and K
         top = Line([-5.9, 1.95, 0], [-5.8, 1.95, 0])       # where the range line is written
         cp = self.v.copies
-        rng = inline(txt("from layer", L_), Num(cp.from_layer, decimals=0, size=L_),
-                     txt("on, the copy is", L_), self.n(cp.min, T.LN, L_),
-                     txt("to", L_), self.n(cp.max, T.LN, L_), txt("long", L_),
+        R_ = ASIDE           # (round 37: "(layer 0: 1.32)" read 11-13 px at the label size)
+        rng = inline(txt("from layer", R_), Num(cp.from_layer, decimals=0, size=R_),
+                     txt("on, attention's copy is", R_), self.n(cp.min, T.LN, R_),
+                     txt("to", R_), self.n(cp.max, T.LN, R_), txt("long", R_),
                      # the strip's first, shorter bar (muted like it): layer 0's copy
-                     txt("(layer", L_, T.TEXT),
-                     Num(self.v.layers[0].layer, decimals=0, size=L_, color=T.TEXT,
+                     txt("(layer", R_, T.TEXT),
+                     Num(self.v.layers[0].layer, decimals=0, size=R_, color=T.TEXT,
                          suffix=":"),
-                     self.n(cp.norm[0], T.TEXT, L_, suffix=")"))
+                     self.n(cp.norm[0], T.TEXT, R_, suffix=")"))
         # (round 31: the box round 9.3 ran into "long") a space after each boxed number
         VGroup(*rng[4:]).shift(RIGHT * 0.1)
         VGroup(*rng[6:]).shift(RIGHT * 0.1)
@@ -472,13 +484,16 @@ class IntroBeats:
         # copy is X's bar normalised: the long bar shrinks down into the sliver
         w, hgt = 8.4, 0.42
         xv, cv = c["x_last_in"]["value"], c["max"]["value"]
-        x_lab = inline(math(f"|X^(({last}))|", ML, T.X), txt("\u2248", L_),
-                       self.n(cp.x_last_about, T.X, L_)).scale(FORMULA_SCALE)
+        # (round 37: "≈ 780" here, "= 703" beside it on the bars) one way to write a length
+        x_lab = inline(math(f"|X^(({last}))| =", ML, T.X),
+                       self.n(cp.x_last_in, T.X, L_)).scale(FORMULA_SCALE)
         # (its scope, "from layer 1 on", is the range line's: a short label, so both bars
-        # start early and are long enough to compare on their one scale)
-        c_lab = inline(math("|\"RMSNorm\"(X)|", ML, T.TEXT), txt("\u2264", L_),
-                       self.n(cp.max, T.LN, L_)).scale(FORMULA_SCALE)
-        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.6, aligned_edge=LEFT)
+        # start early and are long enough to compare on their one scale; round 37: the FFN's
+        # own copy reaches 9.6, so the label says whose copy it bounds)
+        c_lab = inline(math("|\"RMSNorm\"(X^((l)))|", ML, T.TEXT), txt("\u2264", L_),
+                       self.n(cp.max, T.LN, L_), txt("(attention's copy)", L_, T.LN)
+                       ).scale(FORMULA_SCALE)
+        labs = VGroup(x_lab, c_lab).arrange(DOWN, buff=0.4, aligned_edge=LEFT)
         labs.move_to([0, -1.5, 0]).align_to(top, LEFT)   # low: the copy strip above gets the room
         bar_x = 5.9 - w
         x_bar = Rectangle(width=w, height=hgt, stroke_width=0, fill_color=T.X, fill_opacity=1)
@@ -507,49 +522,62 @@ class IntroBeats:
             self.keep_inside(rot)
             self.put("rotated", VGroup(brace, rot), anim=appear(VGroup(brace, rot)),
                      run_time=0.6)
-            self.emphasize(rot, run_time=self.to_moment(M.RANGE, 1.0))
-        self.hold_until_moment(M.RANGE)
+            self.emphasize(rot, run_time=self.fill(self.cue_at(int(
+                ((self.beat.get("moments") or {}).get(M.RANGE) or {}).get("cue", 1))), 1.0))
+        # "From layer 1 on, attention's copy stays between 4.8 and 9.3 long": the range
+        # written, then every layer's copy length as a bar on its own axis, the range's two
+        # ends dashed across them, held while the sentence says it (round 37: ~1 s, no axis)
+        rng_cue = int(((self.beat.get("moments") or {}).get(M.RANGE) or {}).get("cue", 1))
+        self.hold_until(min(self.said(M.RANGE), self.cue_at(rng_cue) + 0.2))
         self.drop("path", "rotated", run_time=0.4)           # the strip takes its place
-        # "From layer 1 on, that copy stays between 4.8 and 9.3 long": the range written, then
-        # every layer's copy length as a bar, the two ends of the range dashed across them
-        self.hold_until_moment(M.RANGE)
-        strip = self.copy_strip(c, rng, labs)
+        # (round 37: squeezed over the two bars' labels) the strip has the stage to itself
+        strip = self.copy_strip(c, rng, Line([-5.9, -2.3, 0], [-5.8, -2.3, 0]))
         self.put("range", rng, anim=appear(rng), run_time=0.6)
         self.shown["copy_strip"] = strip
         self.play(LaggedStart(*[GrowFromEdge(b, DOWN) for b in strip.bars], lag_ratio=0.08),
                   FadeIn(strip.axis), FadeIn(strip.axis_labels),
-                  run_time=self.to_moment(M.X_GROWS, 1.2, 0.6))
+                  run_time=min(1.5, self.to_moment(M.X_GROWS, 1.2, 0.35)))
         self.play(Create(strip.lines), FadeIn(strip.ends), run_time=0.4)
-        self.emphasize(rng[3], rng[5], run_time=0.5)
-        # "while X grows to about 780 at X of 29": X's long bar; then its copy: the same bar
+        self.emphasize(rng[3], rng[5], *strip.ends, run_time=max(
+            0.5, min(2.5, self.said(M.X_GROWS) - self.time - 0.6)))
+        # "while X itself reaches 782.5 at X of 29": X's long bar; then its copy: the same bar
         # divided down to the sliver beneath it
         self.hold_until_moment(M.X_GROWS)
         # (round 29: six groups at once, labels on the frame's edges) the strip leaves; the
         # range line stays over the two bars, which move up under it
         self.play(FadeOutPlace(strip), run_time=0.4)
         self.shown.pop("copy_strip", None)
-        VGroup(x_lab, c_lab, x_bar, c_bar).shift(UP * 1.3)
+        VGroup(x_lab, c_lab, x_bar, c_bar).shift(UP * 1.75)
         self.put("x_lab", x_lab, run_time=0.4)
         self.shown["x_bar"] = x_bar
-        self.play(GrowFromEdge(x_bar, LEFT), run_time=self.to_cue(2, 1.2, 0.45))
+        after_x = int(((self.beat.get("moments") or {}).get(M.X_GROWS) or {}).get("cue", 1)) + 1
+        self.play(GrowFromEdge(x_bar, LEFT), run_time=self.to_cue(after_x, 1.2, 0.45))
         shrink = x_bar.copy()
         self.put("c_lab", c_lab, run_time=0.4)
-        self.play(Transform(shrink, c_bar), run_time=self.to_cue(2, 1.2, 0.8))
+        self.play(Transform(shrink, c_bar), run_time=self.to_cue(after_x, 1.2, 0.8))
         self.remove(shrink)
         self.shown["c_bar"] = c_bar
         self.add(c_bar)
-        # "So each layer makes fresh Q, K and V from the current X, through that copy."
-        self.hold_until_cue(2)
-        point = self.n_cues() >= 4           # "What changes Q, K and V from one layer to the next"
-        self.emphasize(c_bar, c_lab, buff=0.15,
-                       run_time=self.fill(self.cue_at(3 if point else self.n_cues()), 1.2))
+        twice = self.cue_with("Scale X up")
+        if twice is not None:
+            # "Scale X up, and the copy stays the same: the factor cancels" (round 37: "only its
+            # direction reaches them" was asserted): RMSNorm(2X) written out, the 2 cancelling
+            self.twice_x(labs, top, twice)
+        gain = self.cue_with("Without the gain")
+        if gain is not None:
+            self.gain_line(gain)
+        point = self.cue_with("What changes") is not None
+        self.hold_until_cue(self.n_cues() - 1)
+        self.emphasize(c_bar, c_lab, buff=0.15, run_time=self.fill(self.cue_at(
+            self.n_cues() - 1 if point else self.n_cues()), 1.2))
         if not point:
             if M.TURNS in (self.beat.get("moments") or {}) and self.data.get("direction"):
                 self.direction_strip(strip)
             return
         # "... is the direction of X, and each layer's own weights": the chapter's point, under
         # the two bars (the length is the same short one every layer; these are what change)
-        self.hold_until_cue(3)
+        self.hold_until_cue(self.cue_with("What changes", 3))
+        self.drop("twice", "gain", run_time=0.3)
         line = inline(txt("Q, K, V change per layer with", L_),
                       txt("X's direction", L_, T.X), txt("and that layer's weights", L_))
         line.next_to(labs, DOWN, buff=0.32).align_to(top, LEFT)
@@ -561,6 +589,46 @@ class IntroBeats:
                                           else self.cue_at(self.n_cues()), 1.0))
         if turns:
             self.direction_strip(strip)
+
+    def twice_x(self, labs, top, cue: int) -> None:
+        """"Scale X up, and the copy stays the same": RMSNorm(2X) written out under the two
+        bars, step by step, the 2 cancelling into "= RMSNorm(X)" (the formula of layer 0's
+        attention beat, X / rms(X) · g)."""
+        self.hold_until_cue(cue)
+        a = math("\"RMSNorm\"(2X) = (2X) / (\"rms\"(2X)) dot g", ML, T.TEXT)
+        b = math("= (2X) / (2 \"rms\"(X)) dot g", ML, T.TEXT)
+        c = math("= \"RMSNorm\"(X)", ML, T.LN)
+        line = VGroup(a, b, c).arrange(RIGHT, buff=0.2).scale(FORMULA_SCALE)
+        line.next_to(labs, DOWN, buff=0.3).align_to(top, LEFT)
+        self.keep_inside(line)
+        end = self.cue_at(cue + 1)
+        share = max(0.5, 0.25 * (end - self.time))
+        self.put("twice", VGroup(a, b, c), anim=appear(a), run_time=share)
+        self.remove(b, c)
+        self.play(appear(b), run_time=share)
+        self.play(appear(c), run_time=min(0.8, share))
+        self.emphasize(c, run_time=max(0.5, end - self.time - 0.3))
+
+    def gain_line(self, cue: int) -> None:
+        """"Without the gain g, every copy would be 24.0 long; g, weighting X's direction,
+        makes it 4.8 to 9.3": the copy before its gain, one length for every X, then g's range,
+        under the formula."""
+        self.hold_until_cue(cue)
+        cp = self.v.copies
+        a = inline(txt("without g:", L_), math("|X \\/ \"rms\"(X)| =", ML, T.TEXT),
+                   self.n(cp.unit, T.TEXT, L_), txt("for every X", L_))
+        b = inline(txt("g, weighting X's direction:", L_, T.LN), self.n(cp.min, T.LN, L_),
+                   txt("to", L_, T.LN), self.n(cp.max, T.LN, L_))
+        g = VGroup(a, b).arrange(DOWN, buff=0.2, aligned_edge=LEFT).scale(1.1)
+        above = self.shown.get("twice", self.shown["c_lab"])
+        g.next_to(above, DOWN, buff=0.25).align_to(above, LEFT)
+        self.keep_inside(g)
+        dur = float(self.beat["cues"][cue]["duration"])
+        self.put("gain", g, anim=appear(a), run_time=0.6)
+        self.remove(b)
+        self.hold_until(self.cue_at(cue) + 0.45 * dur)
+        self.play(appear(b), run_time=0.6)
+        self.emphasize(b[1], b[3], run_time=max(0.6, self.cue_at(cue + 1) - self.time - 0.3))
 
     def beat_direction(self, beat) -> None:
         """"And X's direction does change": a beat of its own (round 23: one 57 s beat carried
@@ -600,8 +668,12 @@ class IntroBeats:
             b_lab.next_to(vec(t), UP, buff=0.12)
         turn.to = 0.0
         b_lab.next_to(vec(0.0), UP, buff=0.12)
-        tag = txt("an illustration: the lengths drawn equal", L_, T.MUTED)
-        tag.move_to([1.6, 1.0, 0]).align_to([0.7, 0, 0], LEFT)
+        # (two lines at the aside size: one ran off the frame)
+        tag = VGroup(txt("an illustration:", ASIDE, T.TEXT),
+                     txt("the lengths drawn equal", ASIDE, T.TEXT)
+                     ).arrange(DOWN, buff=0.08, aligned_edge=LEFT)
+        tag.move_to([1.6, 1.15, 0]).align_to([0.7, 0, 0], LEFT)
+        self.keep_inside(tag)
         read = VGroup(txt("cos = 1: the same direction", L_, T.TEXT),
                       txt("cos = 0: a right angle", L_, T.TEXT)
                       ).arrange(DOWN, buff=0.3, aligned_edge=LEFT)
@@ -645,7 +717,8 @@ class IntroBeats:
         d, v = self.data, self.v
         dr = d["direction"]
         self.hold_until_moment(M.TURNS)
-        self.drop("x_lab", "x_bar", "c_lab", "c_bar", "point", "formula", "range", "copy_strip",
+        self.drop("x_lab", "x_bar", "c_lab", "c_bar", "point", "twice", "gain", "formula", "range",
+                  "copy_strip",
                   run_time=0.5)
         n = len(dr["cos_next"])
         x0, x1, y0, h = -4.9, 5.7, -1.55, 2.3
@@ -676,9 +749,9 @@ class IntroBeats:
         dv = v.direction
         # layer 0's bar, a sliver: named above the chart, left, clear of the "1" tick, with a
         # thin pointer down the gap between the y axis and layer 1's bar
-        zero_lab = inline(txt("layer", L_, T.MUTED), Num(v.layers[0].layer, decimals=0,
-                                                         size=L_, color=T.MUTED, suffix=":"),
-                          self.n(dv.first, T.MUTED, L_))
+        zero_lab = inline(txt("layer", ASIDE, T.TEXT), Num(v.layers[0].layer, decimals=0,
+                                                           size=ASIDE, color=T.TEXT, suffix=":"),
+                          self.n(dv.first, T.TEXT, ASIDE))
         zero_lab[-1].shift(RIGHT * 0.1)          # "layer 0: 0.03", a space after the colon
         zero_lab.move_to([0, y0 + h + 0.5, 0]).align_to([x0 + 0.05, 0, 0], LEFT)
         gap_x = bars[0].get_x()
@@ -688,7 +761,10 @@ class IntroBeats:
         head = inline(math(f"cos({X_l('l')}, {X_l('l+1')})", ML, COS_BAR),
                       txt("from layer", L_), Num(dv.from_layer, decimals=0, size=L_),
                       txt("on:", L_), self.n(dv.min_later, COS_BAR, L_), txt("to", L_),
-                      self.n(dv.max_later, COS_BAR, L_))
+                      self.n(dv.max_later, COS_BAR, L_, suffix=","),
+                      # (round 37: "a small turn" for up to 33 degrees) the turns in degrees
+                      txt("turns of", L_), self.n(dv.deg_min_later, COS_BAR, L_, suffix="\u00b0"),
+                      txt("to", L_), self.n(dv.deg_max_later, COS_BAR, L_, suffix="\u00b0"))
         head.move_to([0, y0 + h + 1.05, 0]).align_to([x0, 0, 0], LEFT)
         # how the turns add up: cos(X^(1), X^(l)) as a white line over the bars, from 1 at
         # X^(1) (the left edge of layer 1's slot) to cos_1_last at X^(L) (the right end)
@@ -741,7 +817,12 @@ class IntroBeats:
         self.emphasize(bars[0], zero_lab, run_time=1.0)
         most = self.named(M.MOST) and dr.get("sharpest_mid_layer") is not None
         nxt = self.said(M.MOST) if most else self.said(M.APART)
-        self.emphasize(head[4], head[6], run_time=max(0.6, min(1.5, 0.8 * (nxt - self.time))))
+        later = self.cue_with("From layer")
+        if later is not None:                     # "From layer 1 on, each cosine is ..."
+            self.hold_until_cue(later)
+        self.emphasize(head[4], head[6], run_time=max(0.6, min(1.5, 0.4 * (nxt - self.time))))
+        # "... a turn of 10 to 32 degrees"
+        self.emphasize(head[8], head[10], run_time=max(0.6, min(1.5, 0.8 * (nxt - self.time))))
         if most:
             # "the layers that turn it most are layer 24 and the last layer, 29": their two
             # bars (the shortest after layer 0) boxed, each named under the axis

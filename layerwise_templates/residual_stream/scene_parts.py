@@ -22,7 +22,7 @@ from scenes.mobjects.numbers import bracket
 from scenes.motion.plane import geometric_view
 from scenes.motion.tip_to_tail import PlaneStep, TipToTail
 
-S = 21                    # axis numbers, the plane's heading and scale: 12.8 px at 480p (review 24: 11 px)
+S = 25                    # axis numbers, the plane's heading and scale (round 37: 21 read 11-13 px)
 COL_SIZE = T.TYPE.label    # a vector's entries and its length under it
 COL_ENTRIES = 3            # entries shown per column (the plan holds more)
 KIND_COLOR = {"embed": T.X, "attn": T.ATTN, "ffn": T.FFN, "ln": T.LN}
@@ -36,12 +36,18 @@ PLANE_WIDE_AT = RIGHT * 3.6 + DOWN * 0.35
 GHOSTS = (0.35, 0.22, 0.1)  # the last three X's kept as a fading trail, newest first
 # (the journey's narration: 'the last few X's')
 CHART_W, CHART_H = 11.6, 1.5     # taller bars (round 20: "bigger bars"): the plane sits higher
+CLOSE_H = 3.9              # a short leg on the bars alone: the chart this tall, its layers wide
+TALL_H = 3.0               # a long leg on the bars alone: every layer, this tall (under its tag)
+CLOSE_BAR = 0.62           # ... each trio this share of the widened slot's trio (gaps for labels)
 # a layer's three bars side by side, X's narrow (it is tall), its two updates wide enough at
 # 480p to tell lilac from orange; the three span 0.31 of a layer's 0.355 slot
 BAR_W = {"x": 0.09, "attn": 0.09, "ffn": 0.09}   # a gap between layers: each trio over its mark
 BAR_OFF = {k: sum(list(BAR_W.values())[:i]) + BAR_W[k] / 2 - sum(BAR_W.values()) / 2
            for i, k in enumerate(BAR_W)}          # each bar's centre from its layer's centre
-KEY_SCALE = 1.3           # the bars' colour key, read at 480p
+KEY_SCALE = 1.1           # the bars' colour key, read at 480p (27.5 with S = 25)
+HEAD_S = T.TYPE.label      # the plane's heading (at S it ran into the copy's note beside it)
+ASIDE = 26                # a side note (its shadow, entries rounded, an illustration):
+# round 37, at the label size 22 in grey they read 11-13 px
 ML = 31                   # math labels with scripts: above the floor's 27 (scripts ~9 px at 480p)
 DIP = 2.0                 # a sublayer that shortens X by more than this is a dip (the journey marks it; the voice says "by more than 2")
 
@@ -217,9 +223,9 @@ class StreamPanels:
         """The plane's heading on one line, "PCA plane of bank's 61 states" (not placed)."""
         d = self.data
         word = d["focus"]["token_text"].lstrip(d["space_mark"])
-        return inline(txt("PCA plane of " + word + "'s", S, T.TEXT),
-                      Num(self.v.plane.n_points, decimals=0, size=S, color=T.TEXT),
-                      txt("states", S, T.TEXT))
+        return inline(txt("PCA plane of " + word + "'s", HEAD_S, T.TEXT),
+                      Num(self.v.plane.n_points, decimals=0, size=HEAD_S, color=T.TEXT),
+                      txt("states", HEAD_S, T.TEXT))
 
     def plane_box(self, big: bool):
         """The plane's height and centre in a layout."""
@@ -251,10 +257,10 @@ class StreamPanels:
     def make_plane_head(self, big: bool) -> VGroup:
         d = self.data
         word = d["focus"]["token_text"].lstrip(d["space_mark"])
-        n = Num(self.v.plane.n_points, decimals=0, size=S, color=T.TEXT)
+        n = Num(self.v.plane.n_points, decimals=0, size=HEAD_S, color=T.TEXT)
         if big is True:         # beside the plane's top right (the token row is above it)
-            head = VGroup(txt("PCA plane of", S, T.TEXT),
-                          inline(txt(word + "'s", S, T.TEXT), n, txt("states", S, T.TEXT))
+            head = VGroup(txt("PCA plane of", HEAD_S, T.TEXT),
+                          inline(txt(word + "'s", HEAD_S, T.TEXT), n, txt("states", HEAD_S, T.TEXT))
                           ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
             return head.next_to(self.plane.frame, RIGHT, buff=0.15).align_to(self.plane.frame, UP)
         head = self.flat_head()
@@ -396,7 +402,11 @@ class StreamPanels:
             plane.redraw({id(a): float(min(1.0, max(0.0, g if t < 1 else 1.0)))})
 
         # the old scale bar's label would be wrong mid-glide: it fades, the new one fades in
-        anims = [UpdateFromAlphaFunc(plane, push), self.scale.animate.set_opacity(0)]
+        # (round 37: the plane and the bars rescaled in one play) the plane first, then the
+        # bars: one change at a time
+        self.play(UpdateFromAlphaFunc(plane, push), self.scale.animate.set_opacity(0),
+                  run_time=max(1.0, 0.55 * glide))
+        anims = []
         if s["kind"] in ("attn", "ffn") and self.chart is not None:
             self.new_bar(("step", i - 1), s["layer"], s["kind"], s["norm"]["value"])
             anims.append(BarsTo(self, [self.bars[("step", i - 1)]],
@@ -404,7 +414,8 @@ class StreamPanels:
             anims += self.key_reveals([s["kind"]])
         elif self.chart is not None:
             anims.append(BarsTo(self, [], self.data["bars"]["linear"][i]["max"], i))
-        self.play(*anims, run_time=glide)
+        if anims:
+            self.play(*anims, run_time=max(0.9, 0.45 * glide))
         self.remove(self.scale)
         self.scale = self.scale_bar(i)
         self.progress = i
@@ -639,6 +650,9 @@ class StreamPanels:
         base.set_points_as_corners([[x0 - 0.1, y0, 0], [x0 + CHART_W - 0.4, y0, 0]])
         self.chart_origin = np.array([x0, y0, 0.0])
         self.slot = (CHART_W - 0.6) / (self.L + 1)
+        # the chart's view: its first slot's index, its height, its bars' width factor (a
+        # short leg on the bars alone widens its layers: `chart_close`)
+        self.chart_lo, self.chart_h, self.bar_k = 0.0, CHART_H, 1.0
         ax = self.data["bars"]["linear"][0]
         self.bar_max = ax["max"]
         grid = VGroup()
@@ -650,17 +664,21 @@ class StreamPanels:
         self.tick_labels = self.ticks(0)
         # (the last slot is X^(L)'s bar: L, the plan's layer count, marks it)
         layer_labels = VGroup(*[(Num(self.v.layers[l].layer, decimals=0, size=S,
-                                     color=T.MUTED) if l < self.L else
+                                     color=T.TEXT) if l < self.L else
                                  Num(self.v.n_layers, decimals=0, size=S,
-                                     color=T.MUTED)).move_to(
+                                     color=T.TEXT)).move_to(
             self.bar_x(l, "mid") + DOWN * 0.2) for l in range(0, self.L + 1, 5)])
         # a tick under each labelled layer's trio of bars (review 26: bars read as between marks)
         marks = VGroup(*[Line(self.bar_x(l, "mid"), self.bar_x(l, "mid") + DOWN * 0.07,
                               stroke_width=2, color=T.MUTED) for l in range(0, self.L + 1, 5)])
+        # the other layers' numbers, shown only in a close view (`chart_close`)
+        self.fine_labels = {l: Num(self.v.layers[l].layer, decimals=0, size=S, color=T.TEXT)
+                            .move_to(self.bar_x(l, "mid") + DOWN * 0.2).set_opacity(0)
+                            for l in range(self.L) if l % 5}
         key = VGroup(*[VGroup(Rectangle(width=0.16, height=0.16, stroke_width=0,
                                         fill_color=c, fill_opacity=1),
                               lab).arrange(RIGHT, buff=0.08)
-                       for c, lab in ((T.X, math("|X|", T.TYPE.math_label, T.X)),
+                       for c, lab in ((T.X, math(f"|{X_l('l')}|", ML, T.X).scale(0.9)),
                                       (T.ATTN, txt("attention", S, T.ATTN)),
                                       (T.FFN, txt("FFN", S, T.FFN)))])
         key.scale(KEY_SCALE)
@@ -671,12 +689,16 @@ class StreamPanels:
             key[1].next_to(key[0], RIGHT, buff=(0.3 if big else 0.45) * KEY_SCALE)
             # one line in both layouts (review 26: two rows touched the plane's frame)
             key[2].next_to(key[1], RIGHT, buff=(0.3 if big else 0.45) * KEY_SCALE)
-            key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.04)
-            key.align_to(self.chart_origin + LEFT * 0.1, LEFT)   # inside the frame, over the bars
+            key.next_to(self.chart_origin + UP * (CHART_H + 0.05), UP, buff=0.06)
+            # inside the frame, over the bars, clear of the top tick's number on its left
+            key.align_to(self.chart_origin + RIGHT * 0.05, LEFT)
             self.key_layouts[big] = [e.get_center().copy() for e in key]
-        word = txt("layer", S, T.MUTED).next_to(layer_labels[0], LEFT, buff=0.3)
+        # (round 37: "layer" over a 0-30 axis whose last bar is X^(30)) the index l: |X^(l)|
+        # (the key) and layer l's two updates; the axis ends at X^(L)'s slot
+        word = math("l", ML, T.TEXT).next_to(layer_labels[0], LEFT, buff=0.3)
         # |X| is keyed with the chart; each update's entry comes in with its first bar
-        self.chart = VGroup(grid, base, marks, layer_labels, word, key[0])
+        self.chart = VGroup(grid, base, marks, layer_labels, word, key[0],
+                            VGroup(*self.fine_labels.values()))
         self.chart_key = key
         self.place_key(getattr(self, "plane_big", False))
         self.key_for = {"attn": key[1], "ffn": key[2]}
@@ -717,15 +739,17 @@ class StreamPanels:
         out = VGroup()
         for frac, t in zip((0.5, 1.0), self.v.bars.linear[k].ticks):
             out.add(Num(t.value, decimals=int(t.decimals), size=S, color=T.TEXT)
-                    .next_to(self.chart_origin + UP * frac * CHART_H, LEFT, 0.12))
+                    .next_to(self.chart_origin + UP * frac * self.chart_h, LEFT, 0.12))
         return out
 
     def bar_x(self, l: int, which: str = "x") -> np.ndarray:
         off = BAR_OFF[which] if which in BAR_OFF else 0.0        # "mid": the layer's centre
-        return self.chart_origin + RIGHT * ((l + 0.5) * self.slot + off)
+        return self.chart_origin + RIGHT * ((l - self.chart_lo + 0.5) * self.slot
+                                            + off * self.bar_k)
 
     def new_bar(self, key, l: int, which: str, value: float) -> Rectangle:
-        r = Rectangle(width=BAR_W[which], height=0.001, stroke_width=0, fill_opacity=1,
+        r = Rectangle(width=BAR_W[which] * self.bar_k, height=0.001, stroke_width=0,
+                      fill_opacity=1,
                       fill_color={"x": T.X, "attn": T.ATTN, "ffn": T.FFN}[which])
         r.value = value
         r.move_to(self.bar_x(l, which), aligned_edge=DOWN)
@@ -756,7 +780,7 @@ class StreamPanels:
         self.bar_max, self.axis_k = top, k
         for r in self.bars.values():
             bottom = r.get_bottom()
-            r.stretch_to_fit_height(max(0.001, min(1.0, r.value / top) * CHART_H))
+            r.stretch_to_fit_height(max(0.001, min(1.0, r.value / top) * self.chart_h))
             r.move_to(bottom, aligned_edge=DOWN)
         self.tick_labels = self.ticks(k)
         self.tick_k = k
@@ -768,6 +792,85 @@ class StreamPanels:
             self.tick_labels = new
             self.add(new)
             self.tick_k = k
+
+
+    def bar_place(self, key) -> tuple:
+        """A bar's layer slot and kind: ("x", j) is X^(j)'s, ("step", j) step j's."""
+        if key[0] == "x":
+            return key[1], "x"
+        s = self.step_rows[key[1]]
+        return s["layer"], s["kind"]
+
+    def chart_view(self, lo: float, h: float, k: float) -> None:
+        """The chart laid out with its first slot at index `lo`, `h` tall, bars `k` times their
+        width: bars, gridlines, layer numbers and ticks move (nothing is redrawn); what falls
+        left of the axis fades; the in-between layers' numbers show as the view closes in."""
+        self.chart_lo, self.chart_h, self.bar_k = lo, h, k
+        self.slot = (CHART_W - 0.6) / (self.L + 1 - lo)
+        x0, y0 = self.chart_origin[0], self.chart_origin[1]
+        seen = lambda x: float(np.clip((x - x0 + 0.15) / 0.3, 0.0, 1.0))     # noqa: E731
+        for key, r in self.bars.items():
+            l, which = self.bar_place(key)
+            at = self.bar_x(l, which)
+            r.stretch_to_fit_width(BAR_W[which] * k)
+            r.stretch_to_fit_height(max(0.001, min(1.0, r.value / self.bar_max) * h))
+            r.move_to(at, aligned_edge=DOWN)
+            r.set_fill(opacity=seen(at[0]))
+        grid, marks, labels = self.chart[0], self.chart[2], self.chart[3]
+        for g, frac in zip(grid, (0.5, 1.0)):
+            g.set_y(y0 + frac * h)
+        for t, frac in zip(self.tick_labels, (0.5, 1.0)):
+            t.set_y(y0 + frac * h)
+        close = float(np.clip(lo / max(getattr(self, "close_lo", 1.0), 1e-9), 0.0, 1.0))
+        for i, (m, lab) in enumerate(zip(marks, labels)):
+            at = self.bar_x(5 * i, "mid")
+            m.move_to(at + DOWN * 0.035)
+            lab.move_to(at + DOWN * 0.2)
+            m.set_stroke(opacity=seen(at[0]))
+            lab.set_opacity(seen(at[0]))
+        for l, lab in self.fine_labels.items():
+            at = self.bar_x(l, "mid")
+            lab.move_to(at + DOWN * 0.2).set_opacity(close * seen(at[0]))
+        for e, c in zip(self.chart_key, self.key_layouts[getattr(self, "plane_big", False) is True]):
+            e.move_to(c + UP * (h - CHART_H))
+
+    def chart_close(self, lo: int, run_time: float, back: bool = False,
+                    h: float = CLOSE_H) -> None:
+        """The bar chart closes in on slots `lo` to L (a short leg on the bars alone: its
+        layers wide enough for their lengths to be written at their bars), `h` tall (lo 0:
+        every layer, taller), or (`back`) opens out again to every layer at its own height:
+        one glide, everything moving."""
+        full = (CHART_W - 0.6) / (self.L + 1)
+        lo1 = 0.0 if back else float(lo)
+        if lo1 > 0:
+            self.close_lo = lo1
+        h1 = CHART_H if back else h
+        k1 = 1.0 if lo1 == 0 else CLOSE_BAR * (CHART_W - 0.6) / (self.L + 1 - lo1) / full
+        lo0, h0, k0 = self.chart_lo, self.chart_h, self.bar_k
+
+        def glide(m, a):
+            a = smooth(a)
+            self.chart_view(lo0 + a * (lo1 - lo0), h0 + a * (h1 - h0), k0 + a * (k1 - k0))
+
+        # (on-stage mobjects only: the renderer draws what an animation names as moving)
+        keys = [e for e in self.chart_key if e not in getattr(self, "key_for", {}).values()]
+        self.play(UpdateFromAlphaFunc(self.bar_group, glide),
+                  *[Animation(m) for m in (self.chart, self.tick_labels, *keys)],
+                  run_time=run_time)
+        self.chart_closed = lo1 > 0
+
+
+    def chart_home(self) -> None:
+        """The chart back in its own view (every layer, CHART_H tall) for a beat that shares
+        the stage with it (the plane, the columns): at once while it is off stage, else in one
+        glide."""
+        if self.chart is None or (self.chart_lo == 0 and self.chart_h == CHART_H):
+            return
+        if getattr(self, "chart_hidden", False):
+            self.chart_view(0.0, CHART_H, 1.0)
+            self.chart_closed = False
+        else:
+            self.chart_close(0, run_time=0.8, back=True)
 
 
 class GrowInTurn(Animation):
@@ -791,7 +894,7 @@ class GrowInTurn(Animation):
         top = self.scene_.bar_max
         for i, r in enumerate(self.order):
             g = min(1.0, max(0.0, (a * (n + w - 1) - i) / w))
-            h = max(0.001, min(1.0, g * r.value / top) * CHART_H)
+            h = max(0.001, min(1.0, g * r.value / top) * self.scene_.chart_h)
             bottom = r.get_bottom()
             r.stretch_to_fit_height(h).move_to(bottom, aligned_edge=DOWN)
 
@@ -836,7 +939,7 @@ class BarsTo(Animation):
             t.set_opacity(o_old)
         for t, v in zip(new, new_v):
             frac = v / top
-            t.set_y(y0 + min(frac, 1.0) * CHART_H)
+            t.set_y(y0 + min(frac, 1.0) * self.scene_.chart_h)
             t.set_opacity(o_new if frac <= 1.001 else 0)
 
     def interpolate_mobject(self, alpha: float) -> None:
@@ -848,7 +951,7 @@ class BarsTo(Animation):
             # top (a 28x step drawn on the old axis would run over the title)
             h = r.value / top if r not in self.new else min(a * r.value / self.top,
                                                              r.value / top)
-            h = max(0.001, min(1.0, h) * CHART_H)
+            h = max(0.001, min(1.0, h) * self.scene_.chart_h)
             bottom = r.get_bottom()
             r.stretch_to_fit_height(h).move_to(bottom, aligned_edge=DOWN)
 

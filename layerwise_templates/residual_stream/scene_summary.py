@@ -29,6 +29,7 @@ class SummaryBeats:
         self.ensure_tokens()
         self.hide_plane()
         self.clear_stage()             # the last beat's pieces leave before the bars return
+        self.chart_home()
         self.ensure_chart()
         d, v = self.data, self.v
         L_ = T.TYPE.label
@@ -234,6 +235,7 @@ class SummaryBeats:
         self.ensure_tokens()
         self.hide_plane()          # the columns say it; the plane left with the journey
         self.clear_stage()
+        self.chart_home()
         self.ensure_chart()
         d, v = self.data, self.v
         ident = d["identity"]
@@ -342,12 +344,19 @@ class SummaryBeats:
         if digits is not None:
             self.hold_until_cue(digits)
             self.put("keeps", bound[0][0], run_time=0.5)
-            self.emphasize(bound[0][0][1], run_time=0.8)
+            # (round 37: a 4.9 s still while the rounding was said) each clause lit while it
+            # is said, then the entries compared pair by pair to the beat's end
+            self.emphasize(bound[0][0][1], run_time=max(0.8, self.said(M.WITHIN) - self.time
+                                                        - 0.1))
         self.hold_until_moment(M.WITHIN)
         self.put("bound", VGroup(*([] if digits is not None else [bound[0][0]]), bound[0][1],
                                  bound[1]), run_time=0.5)
-        self.emphasize(bound[1], run_time=0.9)
+        self.emphasize(bound[1], run_time=max(0.9, self.said(M.EVERY_ENTRY) - self.time - 0.1))
         self.hold_until_moment(M.EVERY_ENTRY)
         self.put("measured", bound[2:], run_time=0.5)
         self.emphasize(bound[3], run_time=0.8)
-        self.emphasize(lhs[1][1], rhs[1][1], run_time=0.8, buff=0.03)
+        pairs = list(zip(lhs[1][1][0], rhs[1][1][0]))
+        end = self.cue_at(self.n_cues())
+        for a, b in pairs:                   # "every entry": each pair of entries in turn
+            self.emphasize(a, b, buff=0.03,
+                           run_time=max(0.6, (end - self.time - 0.2) / len(pairs)))

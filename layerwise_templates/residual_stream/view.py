@@ -117,6 +117,8 @@ class Copies(View):
     x_last_about: Shown
     from_layer: int
     last_layer: int
+    unit: Shown                # |X / rms(X)|: the copy before its gain g, for every X
+    unit_spread: Shown         # ... its spread over the layers (~0)
 
 
 class Direction(View):
@@ -125,6 +127,8 @@ class Direction(View):
     first: Shown               # cos(X^(0), X^(1)): layer 0's turn
     min_later: Shown
     max_later: Shown
+    deg_min_later: Shown       # the smallest turn from from_layer on, in degrees (max_later's)
+    deg_max_later: Shown       # ... the largest (min_later's)
     cos_1_last: Shown
     cos_from_first: list[Shown]   # cos(X^(from_layer), X^(l)), l = from_layer .. L
     sharpest_mid_layer: int
