@@ -74,7 +74,8 @@ def build(c: Context) -> Draft:
         moments={M.UNRELATED: "Different words", M.BASELINE_PEAK: "goes from",
                  M.BASE_FALLS: "and ends at", M.MOSTLY: "and ends at",
                  M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output",
-                 M.RISES: "At the output", M.FALLS_FAR: "At the output"}))
+                 M.RISES: "At the output", M.FALLS_FAR: "At the output",
+                 M.LESSON: "At the output"}))
     ans = d["answer"]            # which answer statements the numbers hold (plan.answer)
     same = ans["one_path"]
     hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
@@ -150,9 +151,8 @@ def build(c: Context) -> Draft:
         + ([f"data.projection.own_shown[{k}] < 0.5" for k in range(n)] if upright else []),
         moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
                  M.MEAN_START: "mean start",
-                 M.MEAN_END: "mean end",
+                 M.MEAN_END: "mean end", M.NORM: "mean end",   # (the caption's scale)
                  M.OWN_START: "own start", M.OWN: "own arrow", M.INSET: "own arrow",
-                 M.SAME_START: "own arrow",       # (no sentence of its own: not lit)
                  M.FULL: "at most", M.HALF: "at most",
                  M.SHARED_SUM: "Why they share",
                  M.NOT_MEASURED: "not measured",

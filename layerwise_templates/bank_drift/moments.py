@@ -40,10 +40,15 @@ INSET = "inset"                 # (round 36) "magnified here": the X^(L) corner'
 # "each own arrow points mostly off the plane": one own arrow's shadow, then every own fill;
 # "so the net moves ... mostly the shared arrow": the shared arrows and their bar lit
 FULL, LIES_IN, LIES_OFF, NET = "full", "lies_in", "lies_off", "net"
-# (round 38) "banks one and two start at the same X zero, so their copies coincide": the two
-# start dots and their one copy lit; "what differs in their moves is their own arrows ...": the
+# (round 38; round 39 cut the sentence, the scene still honours it where a storyboard's
+# moments say it) "banks one and two start at the same X zero, so their copies coincide": the
+# two start dots and their one copy lit; "what differs in their moves is their own arrows ...": the
 # own arrows and their bars lit (the split tied to the title's question)
 SAME_START, NET_OWN = "same_start", "net_own"
+# (round 39) "for scale, sentence one's output state is 10.1 long": said under the shared bar
+# (the caption names it); "so most of the money bank's raw last fall is a fall all words
+# share": the adjusted curves' last steps lit again
+NORM, LESSON = "norm", "lesson"
 # gap
 GAP_DEFINED, CANCELS, TOGETHER, OPENS, GAP_END, CAVEAT = (
     "gap_defined", "cancels", "together", "opens", "gap_end", "caveat")
@@ -62,11 +67,11 @@ BY_SHOW = {
     "similarity": (SENTENCES, REFERENCE, EACH_OTHER, STARTS, SAME_TOKEN, SAME_POS, MONEY_END,
                    OTHER_POS, RIVER_END, TURN_AWAY),
     "baseline": (UNRELATED, BASELINE_PEAK, BASE_FALLS, MOSTLY, SUBTRACT, ADJUSTED_ENDS, RISES,
-                 FALLS_FAR),
+                 FALLS_FAR, LESSON),
     "projection": (CLOUD, DIRECTIONS, PLANE, AXES, PC2, SAME_PATH, IN_PLANE, SENTENCE_MOVES,
                    OFF_PLANE),
-    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, INSET, OWN_START, OWN, SAME_START, FULL,
-              HALF, SHARED_SUM, NOT_MEASURED, WAYS, LIES_IN, LIES_OFF, NET, NET_OWN),
+    "split": (SPLIT, ONE_ARROW, MEAN_START, MEAN_END, NORM, INSET, OWN_START, OWN, FULL, HALF,
+              SHARED_SUM, NOT_MEASURED, WAYS, LIES_IN, LIES_OFF, NET, NET_OWN),
     "gap": (GAP_DEFINED, NEAR_CURVE, FAR_CURVE, BARS, CANCELS, TOGETHER, OPENS, GAP_END, WIDEST,
             CAVEAT, SHARED, POSITION),
     "answer": (CLOSE_GAP, CLOSE_END, CLOSE_LAST, CLOSE_SHARED, CLOSE_MOVE, CLOSE_OFF),

@@ -933,11 +933,13 @@ class BankDriftScene(StoryboardScene):
                    Num(od.raw_fall, decimals=2, size=NOTE_SIZE, color=self.curve_color(drop))),
             inline(txt("baseline fall", NOTE_SIZE, T.TEXT),
                    Num(od.baseline_fall, decimals=2, size=NOTE_SIZE, color=T.TEXT)))
-        labs[0].next_to(big[0], LEFT, buff=0.2).align_to(big[0], UP)
         labs[1].next_to(labs[0], DOWN, buff=0.12).align_to(labs[0], RIGHT)
         # (round 36: a larger size, in the text's colour: it read as 10 px in grey)
         scale_note = txt(f"both drawn ×{grow:.0f}", NOTE_SIZE, T.TEXT)
         scale_note.next_to(labs, DOWN, buff=0.12).align_to(labs, RIGHT)
+        # (round 39: the three lines stand on the bars' foot, over the dashed baseline: hung
+        # from the bars' top, "both drawn ×3" crossed it)
+        VGroup(labs, scale_note).next_to(big[0], LEFT, buff=0.2).align_to(big[0], DOWN)
         # (the labels come with the move: they are read as the voice says "most of")
         self.play(Transform(fall, big[0]), Transform(bfall, big[1]), FadeInPlace(labs),
                   FadeInPlace(scale_note), run_time=per + 0.3)
@@ -1055,12 +1057,27 @@ class BankDriftScene(StoryboardScene):
                 self.play(seg.animate.set_stroke(width=8), FadeInPlace(num), run_time=0.6)
                 # (the number lit while the voice says it, up to the next one)
                 lit = (self.said(M.FALLS_FAR) if sign > 0 else
+                       self.said(M.LESSON) if self.has(M.LESSON) else
                        self.beat_start + self.beat_end(beat)) - self.time - 0.2
                 # (its glyphs flash, not its dark backing: a lit backing read as a grey box)
                 glyphs = VGroup(*num.submobjects[1:]) if self.step_labels_backed else num
                 self.play(seg.animate.set_stroke(width=3), Indicate_(glyphs, 1.0),
                           run_time=max(0.5, min(2.5, lit)))
             head.add(*steps)
+            # (round 39) "so most of the money bank's raw last fall is a fall all words share;
+            # what changes most at the end is how close the river banks come": the money
+            # bank's small adjusted step, then the river bank's rise, lit again
+            if self.has(M.LESSON) and len(steps) == 2:
+                self.hold_until_moment(M.LESSON)
+                end = self.beat_start + self.beat_end(beat)
+                t = max(1.2, min(5.0, 0.9 * (end - self.time)))
+                near_seg = chart.curves[f"adj{int(g.near.value)}"][0][-1]
+                self.play(Indicate_(VGroup(*steps[1].submobjects[1:]) if
+                                    self.step_labels_backed else steps[1], 1.0),
+                          run_time=0.4 * t)
+                self.play(near_seg.animate.set_stroke(width=8), Indicate_(
+                    VGroup(*steps[0].submobjects[1:]) if self.step_labels_backed
+                    else steps[0], 1.0), run_time=0.6 * t)
         self.adopt(chart, labels, head, box)
         chart.box = VGroup(labels, head, box)     # they leave with the baseline's pieces
         del base
@@ -1313,9 +1330,7 @@ class BankDriftScene(StoryboardScene):
         # the two ends is drawn, its length beside the words
         self.hold_until_moment(M.IN_PLANE)
         self.sub_caption("How far apart two ends lie: in the plane, in the full space")
-        # (the header line has been said and leaves: the rows take its place)
-        self.play(FadeOutPlace(head[0]), run_time=0.4)
-        self.remove(*head[0].get_family())
+        # (round 39: the header line left as PCA was named: the rows take its place)
         self.play(FadeInPlace(rows[0]), FadeInPlace(rows[1]), run_time=0.4)
         self.play(Create(seg), run_time=0.5)
         self.bring_to_front(dots)
@@ -1458,6 +1473,13 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeInPlace(sb.names[0]), TransformFromCopy(shadow, sb.outlines[0]),
                   run_time=0.9)
         self.play(FadeInPlace(sb.nums[0]), run_time=0.3)
+        # (round 39) "for scale, sentence one's output state is 10.1 long": said under the
+        # shared bar, written in the caption (plan output_norm) while the corner is magnified
+        if self.has(M.NORM):
+            self.hold_until_moment(M.NORM)
+            self.sub_caption(f"for scale: sentence 1's output state is "
+                             f"{float(pr.output_norm):.1f} long")
+            self.pulse(sb.outlines[0], sb.nums[0], run_time=0.8)
         # (round 38) "then, magnified here, one bank at a time: the shared arrow drawn again
         # from that bank's start, and the bank's own arrow from its tip to the bank's end": the
         # corner where the copies' tips land is boxed and magnified in the empty column under
@@ -1559,11 +1581,15 @@ class BankDriftScene(StoryboardScene):
         # arrows' full lengths come as bars under the shared one (grown, not laid from the
         # box: the box shows their shadows), the longest lit, the shared bar's half marked
         self.hold_until_moment(M.FULL)
+        if self.has(M.NORM):
+            self.sub_caption(self.beat.get("caption") or "")
         if lens is not None:
             inner = VGroup(lens.frame, lens.ends, lens.own, lens.label, *{
                 id(m): m for m in [lens.shared[0], *shown_lens] if m is not None}.values())
-            self.play(Transform(inner, lens.window.copy().set_stroke(opacity=0)),
-                      run_time=0.7)
+            # (round 39: shrunk into its source box as it fades; a Transform of the whole
+            # box into the small one read as a smeared raster for a few frames)
+            self.play(FadeOut(inner, scale=float(lens.window.width / lens.frame.width),
+                              target_position=lens.window.get_center()), run_time=0.7)
             self.play(FadeOutPlace(lens.window), run_time=0.3)
             self.remove(*inner.get_family(), *lens.window.get_family())
         self.play(FadeInPlace(sb.head), *[FadeInPlace(m) for m in sb.names[1:]],
@@ -1595,7 +1621,10 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.WAYS)
         self.play(FadeOutPlace(sb.unknown), run_time=0.3)
         self.remove(*sb.unknown.get_family())
-        self.sub_caption("Side view: an arrow over the plane, and its shadow on it")
+        # (round 39: said to be a schematic: the plane's edge-on line stands for all the
+        # directions off it)
+        self.sub_caption(f"side view, schematic: all {int(pr.d_model) - 2} off-plane "
+                         "directions drawn as one")
         self.play(Create(sb.line), FadeInPlace(sb.line_names), run_time=0.6)
         first = self.cast_shadow(sb, 0, until=self.said(M.LIES_IN))
         # "the shared arrow lies nearly in the plane: its shadow keeps most of its length":
@@ -1658,11 +1687,13 @@ class BankDriftScene(StoryboardScene):
                                  stroke_width=0, fill_color=T.POINTER, fill_opacity=0.35)
                        .move_to([(f.get_right()[0] + o.get_right()[0]) / 2, o.get_y(), 0])
                        for o, f in zip(sb.outlines[1:], sb.fills[1:])])
-        name = txt("off the plane", SIZE, T.POINTER)
-        longest = max(sb.outlines[1:], key=lambda o: o.get_right()[0])
-        name.next_to(longest, RIGHT, buff=0.25).set_y(float(np.mean([o.get_y()
-                                                                  for o in sb.outlines[1:]])))
-        if name.get_right()[0] + 0.1 < min(m.get_left()[0] for m in sb.nums[1:]):
+        # (round 39: a key of its own under the fills' key: beside the longest bar it read
+        # with the number after it, "off the plane 4.3")
+        name = inline(Rectangle(width=0.3, height=0.18, stroke_width=0, fill_color=T.POINTER,
+                                fill_opacity=0.35), txt("lit: the part off the plane", SIZE,
+                                                        T.POINTER))
+        name.next_to(sb.legend, DOWN, buff=0.14).align_to(sb.legend, LEFT)
+        if name.get_bottom()[1] > BOTTOM + 0.05:
             off.add(name)
         return off
 
@@ -2011,23 +2042,23 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
         # the arbitrary view (its axes, its note) leaves first: the turning line would cross
         # the note under the states
-        self.play(FadeOutPlace(dims), FadeOutPlace(view), run_time=0.4)
-        self.remove(*dims.get_family(), *view.get_family())
+        self.play(FadeOutPlace(dims), FadeOutPlace(view), FadeOutPlace(head[0][:-1]),
+                  run_time=0.4)
+        self.remove(*dims.get_family(), *view.get_family(), *head[0].get_family())
         # what PC1 and PC2 are, in one plain line beside the plane (round 35: the axes were
         # only named), said as they are drawn; it stays while the plane is read (PC1 is
         # found among all the model's directions, not in the page's two shown before)
+        # (round 39: the side column holds one statement at a time: this one takes the
+        # place of "all 21 states", and the shares take its place; round 38b's column
+        # grew to six lines)
         sketch = VGroup(inline(txt("PC1, PC2: of all", SIZE, T.POINTER),
                                Num(pr.d_model, decimals=0, size=SIZE, color=T.POINTER),
                                txt("directions,", SIZE, T.POINTER)),
-                        inline(txt("the two in which the", SIZE, T.POINTER),
-                               Num(pr.n_points, decimals=0, size=SIZE, color=T.POINTER),
-                               txt("states", SIZE, T.POINTER)),
-                        txt("spread most", SIZE, T.POINTER)
+                        txt("the two of most spread", SIZE, T.POINTER)
                         ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)   # (round 38: 0.06 touched)
-        sketch.next_to(head[0], DOWN, buff=0.3).align_to(head, LEFT)
+        sketch.move_to(head[0].get_corner(UL) + sketch.get_center() - sketch.get_corner(UL))
         self.keep_inside(sketch)
-        # (each axis's share comes under it, as it is said)
-        head[1].next_to(sketch, DOWN, buff=0.3).align_to(head, LEFT)
+        head[1].move_to(sketch.get_corner(UL) + head[1].get_center() - head[1].get_corner(UL))
         # (no sweep: over a cloud this small a turning line showed nothing, round 31; PC1
         # comes in along the page's x, PC2 across it)
         axis1.rotate(-np.radians(tilt), about_point=o)
@@ -2036,9 +2067,8 @@ class BankDriftScene(StoryboardScene):
         # stood still while the sentence went on)
         room = max(1.6, min(6.0, 0.85 * (self.said(M.PLANE) - self.time) - 0.3))
         self.play(Create(axis1), FadeInPlace(sketch[0]), run_time=0.35 * room)
-        self.play(FadeInPlace(name1), Create(axis2), FadeInPlace(sketch[1]),
-                  run_time=0.4 * room)
-        self.play(FadeInPlace(name2), FadeInPlace(sketch[2:]), run_time=0.25 * room)
+        self.play(FadeInPlace(name1), Create(axis2), run_time=0.4 * room)
+        self.play(FadeInPlace(name2), FadeInPlace(sketch[1]), run_time=0.25 * room)
         # "projects every state onto the flat plane": the grid they span; one state (sentence
         # 1's X^(0)) drops onto each axis, its two coordinates
         # "projects every state onto the flat plane": the arbitrary view leaves and every
@@ -2065,7 +2095,7 @@ class BankDriftScene(StoryboardScene):
         firsts = [ghosts[c * n_s] for c in range(len(self.colors))]
         lasts = [ghosts[c * n_s + n_s - 1] for c in range(len(self.colors))]
         self.play(Create(drops), FadeInPlace(marks), Indicate_(ghosts[0]),
-                  FadeInPlace(head[0][-1]), *[FadeInPlace(m) for m in lands],
+                  *[FadeInPlace(m) for m in lands],
                   *[Indicate_(g, 1.6) for g in firsts + lasts], run_time=1.0)
         self.play(FadeOutPlace(drops), FadeOutPlace(marks), run_time=0.4)
         self.remove(*drops.get_family(), *marks.get_family())
@@ -2079,8 +2109,10 @@ class BankDriftScene(StoryboardScene):
         pcts = [Num(pr.explained_percent[i], decimals=0, size=SIZE, color=T.POINTER,
                     suffix="%").next_to(nm, RIGHT, buff=0.12) for i, nm in enumerate((name1, name2))]
         self.hold_until_moment(M.AXES)
+        self.play(FadeOutPlace(sketch), run_time=0.3)
+        self.remove(*sketch.get_family())
         self.play(FadeInPlace(share[0]), FadeInPlace(share[1]), FadeInPlace(share[-1]),
-                  run_time=0.5)
+                  run_time=0.4)
         # (round 38: each axis's share comes in beside its name as both are boxed; a copy
         # flying from the column crossed its lines)
         self.emphasize(name1, share[1], run_time=max(0.6, min(2.5, 0.8 * (self.said(M.PC2)
@@ -2107,7 +2139,7 @@ class BankDriftScene(StoryboardScene):
         self.emphasize(kept[1], run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.SAME_PATH) - 0.7 - self.time))))
         self.hold_until(self.said(M.SAME_PATH) - 0.7)
-        share = VGroup(share, kept, sketch)
+        share = VGroup(share, kept)
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
         # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
@@ -2153,6 +2185,9 @@ class BankDriftScene(StoryboardScene):
         place): its y range the plan's (the x axis at zero), room under it for the one row of
         numbers."""
         g = self.v.gap
+        jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
+        name = txt(f"gap = cos(1,{jn}) − cos(1,{jf})", NOTE_SIZE, T.TEXT)
+        top -= name.height + 0.14
         height = max(1.6, min(3.2, top - (BOTTOM + BELOW_AXIS)))
         panel = CosineChart(self.v, top, height, y_range=g.y_range.values,
                             y_ticks=list(g.y_ticks))
@@ -2171,15 +2206,10 @@ class BankDriftScene(StoryboardScene):
         zero = Line(np.array([x0, panel.p(0, 0)[1], 0]), panel.p(len(self.v.states) - 1, 0),
                     color=T.MUTED, stroke_width=2)
         # the axis says what it measures: the near sentence's cosine minus the far one's
-        jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
         # (round 33: "3 minus 2" read as sentences, not as the pairs' cosines)
-        # (round 36: on two lines, larger: on one line it was scaled to 9-10 px to fit)
-        name = VGroup(txt("gap:", NOTE_SIZE, T.TEXT),
-                      txt(f"(1 vs {jn}) − (1 vs {jf})", NOTE_SIZE, T.TEXT)).arrange(
-            DOWN, buff=0.1).rotate(np.pi / 2)
-        if name.height > panel.ax.axes.height + 0.4:
-            name.scale((panel.ax.axes.height + 0.4) / name.height)
-        name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
+        # (round 39: a horizontal title over the plot, left, at the notes' size: rotated on two
+        # lines left of the ticks it read as 12 px; the plot gives up its height)
+        name.next_to(panel.ax.axes, UP, buff=0.14).align_to(panel.ax.y_labels, LEFT)
         panel.add(zero, name)
         panel.zero, panel.name = zero, name
         return panel
@@ -2275,7 +2305,7 @@ class BankDriftScene(StoryboardScene):
     def panel_note(self, panel: CosineChart, *parts) -> VGroup:
         """One line over the gap's chart, right-aligned to it (clear of its axis's name)."""
         m = inline(*parts)
-        m.next_to(panel.ax.axes, UP, buff=0.12).align_to(panel.ax.axes, RIGHT)
+        m.next_to(panel.name, UP, buff=0.12).align_to(panel.ax.axes, RIGHT)
         room = panel.ax.axes.get_left()[0] + 0.9
         if m.get_left()[0] < room:
             m.shift(RIGHT * (room - m.get_left()[0]))
@@ -2345,12 +2375,15 @@ class BankDriftScene(StoryboardScene):
         # (round 36) each curve lit as it is named, then the bars grow, state by state, as "a
         # bar at every state" is said (round 35: they grew slowly from the start, seen 5 s
         # after those words), and flash while the voice goes on
+        # (round 39: the bars grow while "..., a bar at every state" is said, one state after
+        # another, from the far curve's naming on: round 38b's were seen a second after it)
         for k, name, nxt in ((near, M.NEAR_CURVE, M.FAR_CURVE), (far, M.FAR_CURVE, M.BARS)):
             self.hold_until(self.said(name) - 0.1)
             self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0),
-                      run_time=max(0.5, min(1.5, 0.85 * (self.said(nxt) - self.time))))
-        self.hold_until(self.said(M.BARS) - 0.1)
-        self.play(LaggedStart(*[Create(b) for b in shown], lag_ratio=0.25), run_time=1.2)
+                      run_time=max(0.5, min(1.5 if k == near else 0.8,
+                                            0.85 * (self.said(nxt) - self.time))))
+        self.play(LaggedStart(*[Create(b) for b in shown], lag_ratio=0.6),
+                  run_time=max(1.2, min(3.5, self.said(M.BARS) + 1.2 - self.time)))
         self.remove(*shown)             # (drawn one by one: on screen as one group)
         self.add(shown)
         self.emphasize(shown, run_time=self.stretch(M.CANCELS, 0.8, cap=1.5))
