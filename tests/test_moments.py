@@ -39,6 +39,7 @@ TYPED = {
     ("baseline", "subtract"): (4, "Subtract the baseline"),
     ("baseline", "adjusted_ends"): (5, "At the output"),
     ("baseline", "rises"): (5, "on that last step"),
+    ("baseline", "lesson"): (6, "So the money"),          # round 39: the baseline's lesson
     ("drift", "cloud"): (0, "Take all"),
     ("drift", "directions"): (2, "PCA, principal"),
     ("drift", "plane"): (2, "projects every state"),
@@ -52,20 +53,21 @@ TYPED = {
     ("split", "one_arrow"): (1, "One arrow"),
     ("split", "mean_start"): (1, "mean start"),
     ("split", "mean_end"): (1, "mean end"),
+    ("split", "norm"): (1, "where sentence one's"),       # round 39: 10.7's scale
     # round 38: the box first, then one bank at a time; the shared start said
     ("split", "inset"): (2, "magnified here"),            # round 36
     ("split", "own_start"): (2, "drawn again"),
     ("split", "own"): (2, "own arrow runs"),
-    ("split", "same_start"): (3, "Banks one and two"),
-    ("split", "full"): (4, "In all"),                     # round 37
-    ("split", "half"): (4, "under half as long"),
-    ("split", "shared_sum"): (5, "Why all three"),
-    ("split", "not_measured"): (5, "not measured"),
-    ("split", "ways"): (6, "The plane shows"),
-    ("split", "lies_in"): (7, "The shared arrow lies"),   # round 37: one shadow at a time
-    ("split", "lies_off"): (8, "Each own arrow points"),
-    ("split", "net"): (9, "So the shared arrow"),         # round 38: tied to the question
-    ("split", "net_own"): (9, "their own arrows"),
+    # round 39: "banks one and two start at the same X zero" cut
+    ("split", "full"): (3, "In all"),                     # round 37
+    ("split", "half"): (3, "under half as long"),
+    ("split", "shared_sum"): (4, "Why all three"),
+    ("split", "not_measured"): (4, "not measured"),
+    ("split", "ways"): (5, "The plane shows"),
+    ("split", "lies_in"): (6, "The shared arrow lies"),   # round 37: one shadow at a time
+    ("split", "lies_off"): (7, "Each own arrow points"),
+    ("split", "net"): (8, "So a PCA plot"),               # round 39: tied to the title
+    ("split", "net_own"): (8, "what differs between"),
     # round 35: the closing on the gap's chart alone; round 36: recalled, with the caveat;
     # round 37: both results, the move split's on its bars
     ("answer", "close_gap"): (0, "for this one pair"),

@@ -40,11 +40,10 @@ INSET = "inset"                 # (round 36) "magnified here": the X^(L) corner'
 # "each own arrow points mostly off the plane": one own arrow's shadow, then every own fill;
 # "so the net moves ... mostly the shared arrow": the shared arrows and their bar lit
 FULL, LIES_IN, LIES_OFF, NET = "full", "lies_in", "lies_off", "net"
-# (round 38; round 39 cut the sentence, the scene still honours it where a storyboard's
-# moments say it) "banks one and two start at the same X zero, so their copies coincide": the
-# two start dots and their one copy lit; "what differs in their moves is their own arrows ...": the
-# own arrows and their bars lit (the split tied to the title's question)
-SAME_START, NET_OWN = "same_start", "net_own"
+# (round 38) "what differs between the banks, their own arrows ...": the own arrows and their
+# bars lit (the split tied to the title's question; round 39 cut "banks one and two start at
+# the same X zero", same_start)
+NET_OWN = "net_own"
 # (round 39) "for scale, sentence one's output state is 10.1 long": said under the shared bar
 # (the caption names it); "so most of the money bank's raw last fall is a fall all words
 # share": the adjusted curves' last steps lit again

@@ -922,7 +922,7 @@ class BankDriftScene(StoryboardScene):
         # grow there, both by one factor, side by side, bottoms level, each labelled)
         grow = 3.0
         x_mid = chart.p(last - 0.9, 0.0)[0]
-        y_bot = chart.p(last, 0.36)[1]
+        y_bot = chart.p(last, 0.33)[1]
         big = VGroup(
             Line([x_mid, y_bot, 0], [x_mid, y_bot + len_m * grow, 0],
                  color=self.curve_color(drop), stroke_width=16, cap_style=CapStyleType.BUTT),
@@ -933,12 +933,12 @@ class BankDriftScene(StoryboardScene):
                    Num(od.raw_fall, decimals=2, size=NOTE_SIZE, color=self.curve_color(drop))),
             inline(txt("baseline fall", NOTE_SIZE, T.TEXT),
                    Num(od.baseline_fall, decimals=2, size=NOTE_SIZE, color=T.TEXT)))
-        labs[1].next_to(labs[0], DOWN, buff=0.12).align_to(labs[0], RIGHT)
+        labs[1].next_to(labs[0], RIGHT, buff=0.35)
         # (round 36: a larger size, in the text's colour: it read as 10 px in grey)
         scale_note = txt(f"both drawn ×{grow:.0f}", NOTE_SIZE, T.TEXT)
         scale_note.next_to(labs, DOWN, buff=0.12).align_to(labs, RIGHT)
-        # (round 39: the three lines stand on the bars' foot, over the dashed baseline: hung
-        # from the bars' top, "both drawn ×3" crossed it)
+        # (round 39: two lines standing on the bars' foot, between the dashed baseline and the
+        # curves: three lines hung from the bars' top crossed the baseline)
         VGroup(labs, scale_note).next_to(big[0], LEFT, buff=0.2).align_to(big[0], DOWN)
         # (the labels come with the move: they are read as the voice says "most of")
         self.play(Transform(fall, big[0]), Transform(bfall, big[1]), FadeInPlace(labs),
@@ -1424,12 +1424,8 @@ class BankDriftScene(StoryboardScene):
         fills its bar, the shared arrow's first, then an own one's; the close lights the
         shared arrow, then (round 38) the own arrows and their parts off the plane."""
         # (no lead-in: the same plane goes on; the voice starts with the beat)
-        # (round 38) the banks are done one at a time after "own arrow from ...": a second of
-        # quiet after that sentence, when the next one says which banks share a start
-        moments = self.beat.get("moments") or {}
-        if self.beat.get("cues") and M.OWN in moments and M.SAME_START in moments and \
-                int(moments[M.SAME_START]["cue"]) > int(moments[M.OWN]["cue"]):
-            self.pause_after_cue(int(moments[M.OWN]["cue"]), 1.0)
+        # (round 39: the banks are done one at a time while "own arrow from ..." is said; the
+        # sentence after it, "banks one and two start at the same X zero", was cut)
         pca = self.stage.pca
         v, pr = self.v, self.v.projection
         plane, back, trails, dots = pca.plane, pca.back, pca.trails, pca.dots
@@ -1473,7 +1469,7 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeInPlace(sb.names[0]), TransformFromCopy(shadow, sb.outlines[0]),
                   run_time=0.9)
         self.play(FadeInPlace(sb.nums[0]), run_time=0.3)
-        # (round 39) "for scale, sentence one's output state is 10.1 long": said under the
+        # (round 39) "where sentence one's output state is 10.1": said under the
         # shared bar, written in the caption (plan output_norm) while the corner is magnified
         if self.has(M.NORM):
             self.hold_until_moment(M.NORM)
@@ -1517,11 +1513,7 @@ class BankDriftScene(StoryboardScene):
         # one bank at a time, paced to be done as the voice moves on: a ring at that bank's
         # X^(0) in its colour, the shared arrow (the last copy) moves there, its magnified tip
         # with it; then the bank's own arrow grows from that tip to its X^(L), in both
-        coincide = [c for c in range(1, n_c)
-                    if float(pr.full_start_distances[c - 1]) < 1e-6]
-        said_same = coincide and self.has(M.SAME_START) and \
-            self.said(M.SAME_START) > self.said(M.OWN) + 1.5
-        until = self.said(M.SAME_START) if said_same else self.said(M.FULL) - 0.6
+        until = self.said(M.FULL) - 0.6
         shared = VGroup(shadow)
         # (what stands for each copy on screen: the first copy is the shared arrow itself,
         # moved; in the box, the shared arrow's magnified tip, moved, then new ones)
@@ -1558,21 +1550,7 @@ class BankDriftScene(StoryboardScene):
                       FadeOut(ring), run_time=max(0.6, 0.45 * per))
             self.remove(ring)
         self.bring_to_front(dots)
-        # "banks one and two start at the same X zero, so their copies coincide": their start
-        # ringed in both colours, their one copy lit, here and magnified
-        if said_same:
-            self.hold_until_moment(M.SAME_START)
-            rings = VGroup(*[Circle(radius=0.17 + 0.08 * i, color=self.colors[c],
-                                    stroke_width=4).move_to(plane.c2p(*xy[c][0]))
-                             for i, c in enumerate([0, *coincide])])
-            lit = [shown_plane[c] for c in (0, *coincide)]
-            lit += [m for m in {id(shown_lens[c]): shown_lens[c] for c in (0, *coincide)
-                                if shown_lens[c] is not None}.values()]
-            t = max(0.8, min(2.5, 0.85 * (self.said(M.FULL) - self.time) - 0.4))
-            self.play(Create(rings), *[Indicate_(m, 1.0) for m in lit], run_time=0.5 * t)
-            self.play(FadeOut(rings), *[Indicate_(m, 1.0) for m in lit], run_time=0.5 * t)
-            self.remove(rings)
-        elif lens is not None and self.has(M.INSET):
+        if lens is not None and self.has(M.INSET):
             self.hold_until(self.said(M.INSET) - 0.1)
             self.emphasize(lens.label, run_time=max(0.6, min(1.5, 0.85 * (
                 self.said(M.FULL) - self.time))))
