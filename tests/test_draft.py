@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import numpy as np
@@ -195,7 +196,7 @@ def test_smollm2_attention_depth_names_the_first_token(capsys, cache_dir, tmp_pa
     assert "the first token, \u201cAt\u201d, gets" in said["arcs"]
     assert "on the first token, \u201cAt\u201d" in said["depth"]
     assert "not something we measured, calls the first token a sink" in said["sink"]
-    assert "every token after it can see" in said["sink"]
+    assert "the one token every token can see" in said["sink"]
     for b in board["beats"]:
         if "first token" in b["narration"]:
             assert "data.special == 0" in b.get("expect", []), b["id"]
@@ -209,7 +210,9 @@ def test_smollm2_attention_depth_walks_its_layers_and_sums_its_rows(capsys, cach
     """Round 37 (a fresh review of a SmolLM2 draft, 6 / 6.5): per_head named by its title,
     never "per_head"; layers 2-27 said in legs ending on their lowest and highest share
     (claimed: the scene stops there), then layer 28 on its own; the summary says the share's
-    profile, its highest claimed. The plan keeps the words before "bank" before the 0s after
+    profile, its highest claimed. Round 37e (7.5 / 7.5): no leg over 10 layers, a near-tie
+    said as one and claimed, the summary's steps up and down and its lowest, the weights
+    named as read. The plan keeps the words before "bank" before the 0s after
     it (columns), and every row as drawn, with the sums under its "…" (elided), adds up to 1
     whatever count of tokens the diagram keeps."""
     board, plan = drafted(capsys, cache_dir, tmp_path, "smollm2-135m", [STORM], "bank",
@@ -223,16 +226,61 @@ def test_smollm2_attention_depth_walks_its_layers_and_sums_its_rows(capsys, cach
     lo = min(range(2, 28), key=lambda k: share[k])
     hi = max(range(2, 28), key=lambda k: share[k])
     assert (lo, hi) == (11, 24)
-    assert "Then layers 2 to 11, one at a time" in said["depth"]
-    assert f"lowest at layer 11: {share[11]:.2f}." in said["depth"]
-    assert f"Then layers 12 to 24. The share is highest at layer 24: {share[24]:.2f}." \
+    assert "Then layers 2 to 11, each reading its own X: their bars come in one by one" \
         in said["depth"]
+    # round 37e (the update drawn, not said; layer 1's number said before its row): the
+    # residual step said first, X said once in the arcs beat
+    assert said["depth"].startswith("Layer 0's attention and feed-forward add their updates "
+                                    "to X, giving X of layer 1; from it, layer 1 makes fresh "
+                                    "queries and keys.")
+    assert "reads X of layer 0: the tokens' vectors, which every layer adds its updates to." \
+        in said["arcs"]
+    assert "^" not in " ".join(b["caption"] for b in plan["beats"])
+    # round 37 (a fresh review: "lowest at layer 11: 0.01" beside layer 10's 0.01): the
+    # near-tie said as one, and claimed
+    assert f"{share[10]:.2f}" == f"{share[11]:.2f}" and share[11] < share[10]
+    # round 39: the stop says its value only ("about": a near-tie); lowest in the summary
+    assert f"Layers 10 and 11: about {share[11]:.2f}." in said["depth"]
+    assert "lowest" not in said["depth"]
+    # round 37 (layers 12-24 at 0.3 s each): no leg passes more than 10 layers; the long
+    # one stops at its lowest before the highest
+    assert f"Then layers 12 to 16; layer 16: {share[16]:.2f}." in said["depth"]
+    assert (f"Then layers 17 to 24. Layer 24: "
+            f"{share[24]:.2f}.") in said["depth"]
     assert f"Then layers 25 to 28; layer 28: {share[28]:.2f}." in said["depth"]
+    legs = re.findall(r"layers (\d+) to (\d+)", said["depth"])
+    assert all(int(b) - int(a) + 1 <= 10 for a, b in legs)
     assert {"min(data.layers[2:28].sink) / data.layers[11].sink == 1",
-            "max(data.layers[2:28].sink) / data.layers[24].sink == 1"} <= set(claims["depth"])
-    assert said["sink"].startswith(f"Back at the peak, layer 24: {share[24]:.2f}.")
-    assert "moves with depth: its share on the first token goes from" in said["summary"]
-    assert "data.sink.max.layer == 24" in claims["summary"]
+            "max(data.layers[2:28].sink) / data.layers[24].sink == 1",
+            "data.layers[10].sink ~= 0.01 ± 0.005"} <= set(claims["depth"])
+    assert said["sink"].startswith("Back at the peak, layer 24. A common reading")
+    # round 39 (both reviews: "no steady trend" beside a chart at 0.20 over layers 0-11 and
+    # 0.59 over 12-29): the plan's two levels (its best split), claimed, then the lowest (a
+    # near-tie), the highest and the end, and what it says
+    sp = d["sink"]["split"]
+    assert sp["end"] == 11 and f"{sp['before']:.2f}" == "0.20" and f"{sp['after']:.2f}" == "0.59"
+    assert ("moves with depth: its share on the first token averages 0.20 over layers 0 to 11 "
+            "and 0.59, higher, from layer 12 on. It is lowest, about 0.01, at layers 10 and 11, "
+            "and highest, 0.89, at layer 24; it ends at 0.47. The rest of each row goes to the "
+            "other tokens.") in said["summary"]
+    assert "steady" not in said["summary"]
+    assert {"data.sink.max.layer == 24", "data.sink.min.layer == 11",
+            "data.layers[10].sink ~= 0.01 ± 0.005", "data.sink.split.end == 11",
+            "data.sink.split.after / data.sink.split.before >= 2",
+            "data.sink.split.after - data.sink.split.before >= 0.1",
+            "data.layers[0:30].total ~= 1 ± 0.001"} <= set(claims["summary"])
+    assert d["sink"]["min"]["tied"] == [10, 11] and d["sink"]["max"]["tied"] == [24]
+    # round 37 (the footer and voice said "SmolLM2-135M"; the trace is the Instruct file at
+    # 4 bits): the plan names the weights read, the voice says them
+    assert d["weights"]["name"] == "SmolLM2-135M-Instruct" and d["weights"]["bits"] == 4
+    assert d["weights"]["quant"] == "Q4_1"
+    # round 39: the model named first, the decoder said short; the sentence shown first
+    assert said["arcs"].startswith("We follow \u201cbank\u201d through this sentence. In "
+                                   "SmolLM2-135M-Instruct, at 4 bits, layer 0 reads")
+    assert "It is a decoder: \u201cbank\u201d sees only itself" in said["arcs"]
+    assert "the key of every token up to it" in said["arcs"] and "thicker" not in said["arcs"]
+    assert "goes to the \u201cthe\u201d before \u201cold\u201d, 0.13" in said["arcs"]
+    assert "SmolLM2-135M " not in " ".join(said.values())
     # the diagram's columns: the sink, bank and the named words first, then the words before
     # bank nearest first, then the 0s after it
     (f,) = d["focus"]
@@ -248,6 +296,28 @@ def test_smollm2_attention_depth_walks_its_layers_and_sums_its_rows(capsys, cach
             if max(kept) < len(d["tokens"]) - 1:        # a trailing "…": the 0s after bank
                 assert sums[-1] == pytest.approx(0.0, abs=1e-9)
     assert len(d["worked"]["elided"]) == len(d["layers"][0]["elided"])
+
+
+MET = "At the bank we met an old friend from school and talked for an hour."
+
+
+def test_smollm2_attention_depth_says_a_tie_at_the_top(capsys, cache_dir, tmp_path):
+    """Round 37: a second sentence's highest share, 0.963 at layer 20, is written 0.96 like
+    layer 24's 0.956: the run stops at layer 24 (both on screen) and says both, claimed; the
+    sink beat goes back to layer 20 without calling it "the peak"; the summary says both."""
+    board, plan = drafted(capsys, cache_dir, tmp_path, "smollm2-135m", [MET], "bank",
+                          "attention_depth")
+    d = plan["data"]
+    said = {b["id"]: b["narration"] for b in plan["beats"]}
+    claims = {b["id"]: b.get("expect", []) for b in board["beats"]}
+    share = [x["sink"] for x in d["layers"]]
+    assert int(np.argmax(share)) == 20 and f"{share[20]:.2f}" == f"{share[24]:.2f}"
+    assert d["sink"]["max"]["tied"] == [20, 24]
+    assert f"Layers 20 and 24: about {share[20]:.2f}." in said["depth"]
+    assert f"data.layers[24].sink ~= {round(share[20], 2):g} ± 0.005" in claims["depth"]
+    assert said["sink"].startswith("Back at layer 20. A common reading")
+    assert "the peak" not in said["sink"]
+    assert f"and {share[20]:.2f}, at layers 20 and 24" in said["summary"]
 
 
 SMOLLM2 = [("logit_lens", [CAPITAL], "is"), ("per_head", [CAPITAL], "is"),

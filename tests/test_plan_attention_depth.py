@@ -66,8 +66,9 @@ def test_rows_are_the_trace(built, cache_dir):
         words = [j for j in others if j not in (0, len(mean) - 1)]
         assert x["top_word"]["pos"] == max(words, key=lambda j: mean[j])
     share = [x["sink"] for x in d["layers"]]
-    assert d["sink"]["max"] == {"layer": int(np.argmax(share)), "value": max(share)}
-    assert d["sink"]["min"] == {"layer": int(np.argmin(share)), "value": min(share)}
+    for key, fn in (("max", np.argmax), ("min", np.argmin)):
+        e = d["sink"][key]
+        assert (e["layer"], e["value"]) == (int(fn(share)), share[int(fn(share))])
     assert d["decimals"] == 2
     # layer 0: river and [CLS] nearly tie (docs/chapter.md 4.4)
     assert fmt(d["layers"][0]["top_word"]["weight"]) == "0.30"
@@ -353,3 +354,75 @@ def test_columns_keep_order_and_sum_what_they_leave_out(built):
     n = len(d["tokens"])
     assert sorted(d["columns"]["order"]) == list(range(n))
     assert all(lay["elided"][-1] == [] for lay in d["layers"])
+
+
+def test_dense_chart_numbers_sit_above_the_bars():
+    """Round 37 (a fresh review of a SmolLM2 draft: 0.01 under the axis in the layer numbers'
+    row, "0 0.01 / 11"): marks.place puts a number over its point, or slid sideways with the
+    point still under it, at the lowest height clear of every bar it spans and of the numbers
+    placed before it, inside the chart; layer numbers that would touch drop a row; a near-tie
+    is one group, split into runs of neighbours."""
+    from layerwise_templates.attention_depth.marks import adjacent, groups, meets, place, rows
+    bw, p = 0.08, 0.11
+    tops = [0.1, 0.05, 1.0, 1.0, 1.0, 1.0, 0.3, 0.3, 0.05, 0.02, 1.7, 1.2]
+    bars = [(i * p - bw / 2, i * p + bw / 2, 0.0, t) for i, t in enumerate(tops)]
+    # layer 9, buried between layer 10's 1.7 and the 1.0s: slid left over the lower bars
+    pl = place(0.8, 0.27, 9 * p, tops[9], bars, [], -0.5, 2.0)
+    assert pl.box[0] <= 9 * p <= pl.box[1] and pl.x < 9 * p
+    assert pl.bottom >= 1.0 and pl.bottom < 1.7 and pl.bottom > 0      # never under the axis
+    assert not any(meets(pl.box, b) for b in bars)
+    # a second number clears the first
+    pl2 = place(0.8, 0.27, 7 * p, tops[7], bars, [pl.box], -0.5, 2.0)
+    assert not meets(pl2.box, pl.box) and not any(meets(pl2.box, b) for b in bars)
+    # kept inside the chart: the first bar's number does not slide left of its edge
+    pl3 = place(0.8, 0.27, 0.0, tops[0], bars, [], -0.05, 2.0)
+    assert pl3.box[0] >= -0.05 - 1e-9
+    assert rows([(0, 0.3), (0.5, 0.8), (0.82, 1.1), (1.5, 1.8)]) == [0, 0, 1, 0]
+    assert groups([0, 11, 24, 29], [[10, 11], [24]]) == [[0], [10, 11], [24], [29]]
+    assert groups([0, 20, 29], [[11], [20, 24]]) == [[0], [11], [20, 24], [29]]
+    assert adjacent([20, 24, 10, 11]) == [[10, 11], [20], [24]]
+
+
+def test_sink_ties_and_steps_are_the_shares(built):
+    """Round 37: the plan's near-ties (the layers whose share is written as the extreme's)
+    and the steps up and down from one layer to the next, recomputed from the shares."""
+    from layerwise_templates.attention_depth.plan import steps, tied
+    d = built[1]["data"]
+    share, dec = d["sink"]["share"], d["decimals"]
+    for key in ("max", "min"):
+        k = d["sink"][key]["layer"]
+        assert d["sink"][key]["tied"] == [j for j in range(len(share))
+                                          if f"{share[j]:.{dec}f}" == f"{share[k]:.{dec}f}"]
+    diffs = np.diff(share)
+    assert d["sink"]["steps"] == {"rises": int((diffs > 0).sum()), "falls": int((diffs < 0).sum()),
+                                  "n": len(share) - 1}
+    assert tied([0.0104, 0.0062, 0.5], 1, 2) == [0, 1] and tied([0.0104, 0.0062], 1, 3) == [1]
+    assert steps([0.1, 0.3, 0.2, 0.2]) == {"rises": 1, "falls": 1, "n": 3}
+    # MiniLM's weights are a folder's (no GGUF file): no measured name, the kit's footer
+    assert d["weights"] is None
+
+
+def test_level_split_is_the_least_spread_cut():
+    """Round 39: the summary's two levels, the cut whose two runs spread least about their
+    means (each run at least 3 layers), recomputed by brute force; None when too short."""
+    from layerwise_templates.attention_depth.plan import level_split
+    s = level_split([0.1, 0.0, 0.2, 0.1, 0.6, 0.5, 0.7, 0.6])
+    assert s["end"] == 3 and s["before"] == pytest.approx(0.1) and s["after"] == pytest.approx(0.6)
+    assert level_split([0.1, 0.2, 0.3, 0.4, 0.5]) is None
+    assert level_split([0.3, 0.3, 0.3, 0.9, 0.9, 0.9, 0.1], least=3)["end"] == 2
+
+
+def test_measured_name_is_the_file_read():
+    """Round 37: what was measured, named once for logit_lens, residual_stream and
+    attention_depth (models.weights_read, measured_as): SmolLM2's package file is the
+    Instruct variant at 4 bits; a folder (MiniLM) keeps the registry's name."""
+    from layerwise_core.models import REGISTRY, measured_as, weights_read
+    e = REGISTRY["smollm2-135m"]
+    w = weights_read({"files": {e.relative: "x"}, "package": e.spec.package}, e.spec.display)
+    assert (w["name"], w["variant"], w["quant"], w["bits"]) == \
+        ("SmolLM2-135M-Instruct", "Instruct", "Q4_1", 4)
+    assert measured_as(w, e.spec.display) == "SmolLM2-135M-Instruct · 4-bit (Q4_1)"
+    assert measured_as(w, e.spec.display, quant=False) == "SmolLM2-135M-Instruct (4-bit)"
+    m = REGISTRY["minilm-l6"].spec.display
+    assert weights_read({"files": {"config.json": "x"}}, m) is None
+    assert measured_as(None, m) == m

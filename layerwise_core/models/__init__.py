@@ -66,6 +66,39 @@ REGISTRY: dict[str, Entry] = {e.spec.name: e for e in [
 
 DEFAULT_ENCODER = "minilm-l6"
 DEFAULT_DECODER = "smollm2-135m"
+# a GGUF file's quantisation, as bits per weight
+QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}
+
+
+def weights_read(source: dict | None, display: str) -> dict | None:
+    """The weights file a trace really read, from its `meta["source"]` (for a built-in, the
+    registry entry's `relative` file: SmolLM2's package ships `SmolLM2-135M-Instruct.Q4_1.gguf`,
+    the instruct-tuned variant at 4 bits, not the base model `display` names). Its name, the
+    variant (the name past `display`), the quantisation and its bits per weight; None without a
+    GGUF file (a Hugging Face folder's first file, config.json, names no variant: it read as
+    "config · json"). One reading for every template that names what was measured
+    (logit_lens, residual_stream, attention_depth)."""
+    files = list(((source or {}).get("files") or {}))
+    if not files or not files[0].endswith(".gguf"):
+        return None
+    stem = files[0].removesuffix(".gguf")
+    name, _, quant = stem.partition(".")
+    variant = name[len(display) + 1:] if name.startswith(display + "-") else None
+    return {"file": files[0], "name": name, "variant": variant, "quant": quant or None,
+            "bits": QUANT_BITS.get(quant), "package": (source or {}).get("package")}
+
+
+def measured_as(w: dict | None, display: str, quant: bool = True) -> str:
+    """What was measured, as a footer or a caption says it: "SmolLM2-135M-Instruct · 4-bit
+    (Q4_1)" (`quant`), or "SmolLM2-135M-Instruct (4-bit)"; `display` (the registry's name)
+    where the file names no known quantisation (a Hugging Face folder: MiniLM)."""
+    if not w or not w.get("bits"):
+        return display
+    if quant:
+        return f"{w['name']} · {w['bits']}-bit ({w['quant']})"
+    return f"{w['name']} ({w['bits']}-bit)"
+
+
 PATHS_HELP = ("a path may be a Hugging Face folder (config.json, *.safetensors, tokenizer.json; "
               "model_type bert, gpt2, llama, qwen2 or mistral) or a .gguf file (llama or qwen2)")
 

@@ -33,8 +33,15 @@ the changed X; the sink share; and a deep layer head by head.
                                add up to the share as written (plans.shown.summed_decimals,
                                held at the video's one precision): where they do not (0.71 +
                                0.03 beside 0.7474, written 0.75), the bar writes "≈ 0.75"
-  sink.max / sink.min / .last  the highest and lowest share (layer, value), the last layer's
+  sink.max / sink.min / .last  the highest and lowest share (layer, value), the last layer's;
+                               `.tied`: the layers whose share is written as the extreme's
+                               (a near-tie, said as one); `sink.steps`: how many steps from
+                               one layer to the next go up (`rises`) and down (`falls`), of `n`;
+                               `sink.split`: the best split into two runs of layers (`end` the
+                               first's last layer, `before`/`after` their mean shares), or None
   sink.end_after0              the last special token's largest weight after layer 0
+  weights                      the weights file the trace read (models.weights_read: name,
+                               variant, quant, bits; SmolLM2-135M-Instruct, Q4_1, 4-bit)
   tie                          layer 1's own W_Q^(1), W_K^(1) fed X^(0) (old) and X^(1) (new):
                                the head-average rows and their shares on the special tokens
                                (analysis.attention_depth_why.same_w_old_x); None if not redoable
@@ -77,6 +84,7 @@ from layerwise_core.analysis.attention_depth_why import (NEW_X_SHIFT, OWN_SHIFT,
 from layerwise_core.analysis.qkv_causes import pattern_row, project
 from layerwise_core.analysis.vectors import attn_input, positions
 from layerwise_core.errors import LayerwiseError
+from layerwise_core.models import weights_read
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 from layerwise_core.plans.shown import shown_decimals, stable, summed_decimals
@@ -90,6 +98,44 @@ SCORE_DECIMALS = 1      # scores under the tokens: "-1.2" fits a weight's column
 def _extreme(values: list[float], fn) -> dict:
     l = int(fn(values))
     return {"layer": l, "value": values[l]}
+
+
+def tied(values, l: int, decimals: int, among=None) -> list[int]:
+    """The layers (of `among`, default all) whose value is written as layer l's at `decimals`
+    (l among them): "lowest, 0.01, at layers 10 and 11" where 0.0104 and 0.0062 both read
+    0.01 (round 37: "lowest at layer 11: 0.01" could not be checked against layer 10's)."""
+    shown = f"{float(values[l]):.{decimals}f}"
+    return [k for k in (range(len(values)) if among is None else among)
+            if f"{float(values[k]):.{decimals}f}" == shown]
+
+
+def steps(values) -> dict:
+    """How often the share goes up and down from one layer to the next (round 37: "goes from
+    0.06 to 0.89" hid a fall to 0.01 and a zig-zag; the summary says these counts)."""
+    d = np.diff(np.asarray(values, dtype=float))
+    return {"rises": int(np.sum(d > 0)), "falls": int(np.sum(d < 0)), "n": int(len(d))}
+
+
+SPLIT_LEAST = 3     # layers in each run of a level split
+
+
+def level_split(values, least: int = SPLIT_LEAST) -> dict | None:
+    """Round 39 (two reviews: "no steady trend" beside a chart whose share sits at 0.20 over
+    layers 0-11 and 0.59 over 12-29): the best split of the shares into two runs of
+    neighbouring layers (each at least `least` long), the one with the least squared spread
+    about each run's mean: `end` the first run's last layer, `before` and `after` the runs'
+    means. None for fewer than 2 * least layers."""
+    x = np.asarray(values, dtype=float)
+    best = None
+    for k in range(least, len(x) - least + 1):
+        a, b = x[:k], x[k:]
+        cost = float(((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum())
+        if best is None or cost < best[0] - 1e-12:
+            best = (cost, k)
+    if best is None:
+        return None
+    k = best[1]
+    return {"end": k - 1, "before": float(x[:k].mean()), "after": float(x[k:].mean())}
 
 
 def _tok(t: Trace, j: int, w: float) -> dict:
@@ -282,6 +328,12 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
         # what its parts add to as written (said where "≈" is on the bar)
         lay["parts_sum"] = round(sum(round(float(w), decimals) for w in lay["on_special"]),
                                  decimals)
+    # the layers written with the same share as the highest and the lowest (a near-tie is
+    # said as one: "lowest, 0.01, at layers 10 and 11"), and the steps up and down
+    for key in ("max", "min"):
+        sink[key]["tied"] = tied(share, sink[key]["layer"], decimals)
+    sink["steps"] = steps(share)
+    sink["split"] = level_split(share)
     for name, t_ in (("tie", tie), ("tie_last", tie_last)):
         if t_ is not None:
             for k in ("old", "new", "swap"):
@@ -289,6 +341,9 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                        f"data.{name}.{k}_sink")
     return {
         "model": spec.display or spec.name,
+        # the weights file the trace read (the footer and the voice name it: SmolLM2's is
+        # SmolLM2-135M-Instruct at 4 bits, Q4_1; None for a folder's files)
+        "weights": weights_read(t.meta.get("source"), spec.display or spec.name),
         "word": word,
         "tokens": t.tokens,
         "focus": pos,

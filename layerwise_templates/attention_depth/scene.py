@@ -134,8 +134,17 @@ at once, the weights leave while it runs), the layer said lit and, without a num
 bar, given one while said; the sink beat clears the block before the header rolls back to the
 peak as said; a decoder's sink passage (`first_token_sink`) boxes the reading phrase by phrase,
 then draws the causal mask over the token row (`causal_mask`) and boxes its first column with
-the first token; with many bars only the named ones carry numbers, one far below its
-neighbours under the axis, the legend clear of the tallest.
+the first token; with many bars only the named ones carry numbers (37e: above the bars), the
+legend clear of the tallest.
+
+Round 37e (a fresh review of that draft, 7.5 / 7.5): a run's legs pass at most 10 layers (the
+draft stops a longer one at a layer between) at RUN_STEP s a layer or more, and the weights
+leave before the header changes; a dense chart's numbers are 16 px, above the bars, never
+under the axis (marks.py: slid sideways and lifted clear, a thin line down; a near-tie said as
+one has one number over a comb), its layer numbers alone under the axis, a run of neighbours
+"10–11"; the causal mask has the stage to itself (the arcs and weights leave) and each row
+its token; the summary draws a line through the bars' tops as the steps up and down are said
+and lights the lowest too; the footer names the weights read (SmolLM2-135M-Instruct, 4-bit).
 
 Bars are lit by a white outline drawn round them and fading (their [CLS] and [SEP] colours
 kept), never a white fill. Bar numbers are the plan's shares (`sink`, `old_sink`, `new_sink`, `swap_sink`), with "≈"
@@ -168,9 +177,11 @@ from scenes.base import StoryboardScene, overlaps
 from scenes.mobjects import Num, inline, txt
 from scenes.mobjects.text import baseline, math, on_baseline
 
+from layerwise_core.models import measured_as
 from layerwise_core.planview import Value
 
 from .columns import columns
+from .marks import adjacent, groups, place, rows
 from .view import Data
 
 S = T.TYPE.small
@@ -184,11 +195,16 @@ GAP = 0.15                  # between token columns (r32: from 0.2, room for lar
 DIAG_LEFT, DIAG_RIGHT = -6.7, 1.9      # the arc diagram's band
 CHART_X = 2.2               # the share chart's left edge (room for bar values set apart)
 VAL = 20                    # a bar's value on its top (the voice reads these): over the small size
+VAL_DENSE = 26              # ... on a dense chart (SmolLM2's 30 bars): 16 px, as the weights row
+TICK_DENSE = 26             # a dense chart's layer numbers (round 37: 12 px at LAB)
+TICK_ROW = 0.34             # a dense chart's second row of layer numbers, this much lower
 CHART_Y = -1.6              # its baseline
 BAR_H = 2.9                 # a bar of share 1
 BAR_W = 0.44
 BAR_PITCH = 0.8
 BAR_MARGIN = 0.15            # the last bar's slot ends this far inside the frame
+LOW_BAR = 0.12              # a dense chart's bar shorter than this is ringed (round 37e)
+RING_H = 0.2                # ... by a ring this tall
 TOP_Y = 2.6                 # the counter's row
 ELLIPSIS = "…"
 BLANK = "␣"                 # a token of spaces only (SmolLM2's " " before a digit)
@@ -333,6 +349,16 @@ class Stage:
 
 
 class AttentionDepthScene(StoryboardScene):
+
+    def update_footer(self, beat: dict) -> None:
+        """The footer names the weights as traced (round 37: "SmolLM2-135M" for the
+        SmolLM2-135M-Instruct file read at 4 bits): the plan's `weights`, said as
+        models.measured_as says it (logit_lens's footer); else the kit's (MiniLM's
+        "MiniLM-L6-H384")."""
+        w = (self.plan.get("data") or {}).get("weights")
+        if self.plan.get("footer") and w and w.get("bits"):
+            self.plan["footer"] = measured_as(w, self.plan["footer"])
+        super().update_footer(beat)
 
     def layout(self) -> None:
         self.v = Data.at(self.plan)
@@ -504,18 +530,149 @@ class AttentionDepthScene(StoryboardScene):
     @cached_property
     def labelled(self) -> set[int]:
         """The layers whose bar carries its number and value: all while they fit side by side;
-        else the first, the last, the sink's lowest and highest, and every k-th clear of them."""
+        else (`dense`) the first, the last, the sink's lowest and highest, and the layers
+        written as they are (a near-tie, said as one)."""
         v = self.v
         L = int(v.n_layers)
         k = pymath.ceil((txt("0.00", VAL, mono=True).width + 0.1) / self.bar_layout[0])
         if k <= 1:
             return set(range(L))
         # round 37 (an unexplained 0.70 over layer 18): only the bars the voice names
-        return {0, L - 1, int(v.sink.min.layer), int(v.sink.max.layer)}
+        return {0, L - 1, int(v.sink.min.layer), int(v.sink.max.layer),
+                *map(int, v.sink.min.tied), *map(int, v.sink.max.tied)}
+
+    @property
+    def dense(self) -> bool:
+        """Bars closer than a number is wide (SmolLM2's 30): numbers placed by marks.py."""
+        return len(self.labelled) < int(self.v.n_layers)
+
+    def bar_x(self, l: int) -> float:
+        return CHART_X + 0.4 + l * self.bar_layout[0]
+
+    def bar_top(self, l: int) -> float:
+        return CHART_Y + sum(part_heights(self.v.layers[l]))
+
+    @cached_property
+    def label_groups(self) -> list[list[int]]:
+        """A dense chart's labelled layers as the numbers that mark them: a near-tie one group
+        (marks.groups)."""
+        v = self.v
+        return groups(sorted(self.labelled), [list(map(int, v.sink.min.tied)),
+                                              list(map(int, v.sink.max.tied))])
+
+    def group_of(self, l: int) -> list[int]:
+        return next((g for g in self.label_groups if l in g), [l]) if self.dense else [l]
+
+    def group_value(self, g: list[int]) -> int:
+        """The layer whose share a group writes (the extreme's own, in a near-tie)."""
+        v = self.v
+        for k in (int(v.sink.max.layer), int(v.sink.min.layer)):
+            if k in g:
+                return k
+        return g[0]
+
+    def bar_boxes(self, upto: int | None = None) -> list:
+        """The bars as boxes (marks.Box), all of them or those up to layer `upto`."""
+        bw = self.bar_layout[1]
+        L = int(self.v.n_layers) if upto is None else upto + 1
+        return [(self.bar_x(l) - bw / 2, self.bar_x(l) + bw / 2, CHART_Y, self.bar_top(l))
+                for l in range(L)]
+
+    def chart_right(self) -> float:
+        return self.bar_x(int(self.v.n_layers) - 1) + 0.45
+
+    def value_at(self, l: int, at: list[int], bars: list, taken: list) -> VGroup:
+        """Layer l's share over the bars `at` (a near-tie said as one: a comb over them, a
+        line across above every bar between, a tooth down to each), placed by marks.place
+        clear of `bars` and `taken` (its box added), a thin line down to its bar or comb
+        where it is lifted. VGroup(number, lines)."""
+        lay, bw = self.v.layers[l], self.bar_layout[1]
+        val = share_val(lay.sink, lay.sink_adds, VAL_DENSE, int(self.v.decimals))
+        a, b = min(at), max(at)
+        x = (self.bar_x(a) + self.bar_x(b)) / 2
+        y = max(self.bar_top(k) for k in range(a, b + 1))
+        lines = VGroup()
+        # round 37e (the 0.01 bars 1 px tall, marked by a 4-px comb): bars too short to find
+        # are ringed (a run of neighbours in one ring); the lines start at the rings' tops
+        foot = {k: self.bar_top(k) + 0.03 for k in at}
+        if max(self.bar_top(k) for k in at) - CHART_Y < LOW_BAR:
+            for r in adjacent(at):
+                ring = Rectangle(width=self.bar_x(r[-1]) - self.bar_x(r[0]) + bw + 0.1,
+                                 height=RING_H, color=T.SINK, stroke_width=2.5)
+                ring.move_to([(self.bar_x(r[0]) + self.bar_x(r[-1])) / 2,
+                              CHART_Y + RING_H / 2 - 0.03, 0])
+                lines.add(ring)
+                foot.update({k: ring.get_top()[1] for k in r})
+                taken.append((ring.get_left()[0], ring.get_right()[0], ring.get_bottom()[1],
+                              ring.get_top()[1]))
+            y = max(y, max(foot.values()))
+        if len(adjacent(at)) > 1 or (len(at) > 1 and len(lines) == 0):
+            # a comb: a line across above every bar between, a tooth down to each
+            y += 0.07
+            lines.add(Line([self.bar_x(a) - bw / 2, y, 0], [self.bar_x(b) + bw / 2, y, 0],
+                           color=T.MUTED, stroke_width=2))
+            lines.add(*[Line([self.bar_x(k), y, 0], [self.bar_x(k), foot[k], 0],
+                             color=T.MUTED, stroke_width=2) for k in at])
+            taken.append((self.bar_x(a) - bw / 2, self.bar_x(b) + bw / 2, y - 0.05, y))
+        # right of the share axis and its numbers (a second sentence's "0.06" met its "0.5")
+        p = place(val.width, val.height, x, y, bars, taken, self.axis_x + 0.06,
+                  self.chart_right())
+        val.move_to([p.x, p.bottom + val.height / 2, 0])
+        taken.append(p.box)
+        if p.bottom - y > 0.2:
+            # round 39 (both reviews: a lifted "0.06" read as a bar at 0.4): an arrow from the
+            # number down to its bar's top (or ring), so the number is a callout, not a height
+            lines.add(Arrow([x, p.bottom - 0.04, 0], [x, y + 0.02, 0], buff=0, color=T.MUTED,
+                            stroke_width=2.5, tip_length=0.12,
+                            max_tip_length_to_length_ratio=0.5,
+                            max_stroke_width_to_length_ratio=20))
+        return VGroup(val, lines)
+
+    @cached_property
+    def dense_marks(self) -> dict:
+        """A dense chart's numbers, placed once for the whole chart (they do not move as bars
+        come): {a group's last layer: (its number, its lines)}, coming with its last bar
+        (every layer said is up by then); the tallest placed first."""
+        bars, taken = self.bar_boxes(), []
+        out = {}
+        for g in sorted(self.label_groups,
+                        key=lambda g: -max(self.bar_top(k) for k in range(g[0], g[-1] + 1))):
+            m = self.value_at(self.group_value(g), g, bars, taken)
+            out[max(g)] = (VGroup(m[0]), m[1])
+        return out
+
+    @cached_property
+    def dense_ticks(self) -> dict:
+        """A dense chart's layer numbers under the axis ({layer: VGroup(tick mark, number)}):
+        each labelled layer a short tick mark; a run of neighbours one number "10–11" (with
+        its last bar); a number that would touch the one before drops a row (marks.rows)."""
+        v = self.v
+        nums = []
+        for g in self.label_groups:
+            for r in adjacent(g):
+                n = Num(v.layers[r[0]].layer, decimals=0, size=TICK_DENSE)
+                if len(r) > 1:      # "10–11": a dash at the digits' middle
+                    dash = Line(LEFT * 0.08, RIGHT * 0.08, color=T.TEXT, stroke_width=2.5)
+                    n = VGroup(n, dash, Num(v.layers[r[-1]].layer, decimals=0,
+                                            size=TICK_DENSE)).arrange(RIGHT, buff=0.06)
+                x = sum(self.bar_x(k) for k in r) / len(r)
+                nums.append((x, r, n.move_to([x, 0, 0])))
+        nums.sort(key=lambda e: e[0])
+        rows_ = rows([(n.get_left()[0], n.get_right()[0]) for _, _, n in nums])
+        out = {}
+        for (x, r, n), row in zip(nums, rows_):
+            n.move_to([x, CHART_Y - 0.32 - row * TICK_ROW, 0])
+            for k in r:
+                mark = Line([self.bar_x(k), CHART_Y - 0.02, 0],
+                            [self.bar_x(k), CHART_Y - 0.1 - row * TICK_ROW, 0],
+                            color=T.MUTED, stroke_width=2)
+                out[k] = VGroup(mark, n) if k == r[-1] else VGroup(mark)
+        return out
 
     def bar(self, l: int) -> VGroup:
         """Layer l's stacked bar: [CLS] dark, [SEP] light above it; its layer number below
-        (number and value: an invisible point off the labelled layers)."""
+        (number and value: an invisible point off the labelled layers); in a dense chart,
+        its numbers and their lines as placed for the whole chart (`dense_marks`)."""
         lay = self.v.layers[l]
         pitch, bar_w = self.bar_layout
         x = CHART_X + 0.4 + l * pitch
@@ -526,42 +683,48 @@ class AttentionDepthScene(StoryboardScene):
             r.set_fill(shade(i), 1.0).move_to([x, y, 0], aligned_edge=DOWN)
             parts.add(r)
             y += h
+        if self.dense:
+            # round 37 (numbers at 12 px; 0.01 under the axis read as a layer number): 16-px
+            # numbers above the bars, layer numbers alone under the axis
+            nums, lines = self.dense_marks.get(l, (None, None))
+            tick = self.dense_ticks[l].copy() if l in self.dense_ticks else \
+                VectorizedPoint([x, CHART_Y - 0.3, 0])
+            val = nums.copy() if nums is not None else VectorizedPoint([x, y + 0.08, 0])
+            val.approx = any(getattr(m, "approx", False) for m in val.submobjects)
+            lead = lines.copy() if lines is not None else VGroup()
+            g = VGroup(parts, tick, val, lead)
+            g.parts, g.tick, g.val, g.lead = parts, tick, val, lead
+            return g
         tick = Num(lay.layer, decimals=0, size=LAB).move_to([x, CHART_Y - 0.27, 0])
         val = share_val(lay.sink, lay.sink_adds, VAL, int(self.v.decimals), pitch - 0.08)
         val.next_to(parts, UP, buff=0.08)
-        if len(self.labelled) < int(self.v.n_layers):
-            # bars closer than a number is wide (SmolLM2's 30): the number over the tallest
-            # bar it spans, not sunk into its neighbours (a taller one hid its digits)
-            reach = val.width / 2 + bar_w / 2
-            near = [k for k in range(int(self.v.n_layers)) if abs(k - l) * pitch < reach]
-            top = max(sum(part_heights(self.v.layers[k])) for k in near)
-            lift = CHART_Y + top + 0.08 - val.get_bottom()[1]
-            if lift > self.UNDER:
-                # round 37 (0.01 high over layer 12's 0.60, read as its): far below its
-                # neighbours' tops, the number goes under the axis, under its own bar, its
-                # layer's number a line lower
-                val.move_to([x, tick.get_y(), 0])
-                tick.shift(DOWN * (val.height / 2 + 0.1 + tick.height / 2))
-            elif lift > 0.0:
-                val.shift(UP * lift)
-            if 0.1 < lift <= self.UNDER:
-                # lifted over taller neighbours: a thin line down to its own bar (0.01 over
-                # layer 12's bar read as layer 12's)
-                val.add(Line([x, y + 0.04, 0], [x, val.get_bottom()[1] - 0.04, 0],
-                             color=T.MUTED, stroke_width=1.5))
         if l not in self.labelled:
             tick, val = VectorizedPoint(tick.get_center()), VectorizedPoint(val.get_bottom())
         g = VGroup(parts, tick, val)
         g.parts, g.tick, g.val = parts, tick, val
+        g.lead = VGroup()
         return g
 
-    UNDER = 0.6                 # a number lifted more than this goes under the axis
+    def lit(self, bars, l: int) -> VGroup:
+        """Layer l's bar and number as lit (VGroup(bars, numbers)): in a dense chart every
+        bar of its group (a near-tie said as one) with the group's numbers. `bars`: layer ->
+        bar."""
+        if not self.dense:
+            return VGroup(bars[l].parts, bars[l].val)
+        g = self.group_of(l) if l in self.labelled else [l]
+        parts = VGroup(*[bars[k].parts for k in g if k in bars])
+        owner = max(g)
+        said = getattr(self, "_said_val", None)
+        if l not in self.labelled and said is not None:
+            return VGroup(parts, said[0])       # its number as said (`said_val`)
+        return VGroup(parts, bars[owner].val if owner in bars else VGroup())
 
     def grow_bar(self, b):
         """The bar grows from the axis, its value riding on its top (never above it early);
         the first "≈" brings its note."""
         return [GrowFromEdge(b.parts, DOWN), FadeInPlace(b.tick),
-                FadeIn(b.val, shift=UP * b.parts.height), *self.approx_in(b.val)]
+                FadeIn(b.val, shift=UP * b.parts.height), *self.approx_in(b.val),
+                *([FadeInPlace(b.lead)] if b.lead.family_members_with_points() else [])]
 
     def approx_in(self, *vals) -> list:
         """The "≈" note's entrance, the first time one of `vals` carries "≈" on this stage."""
@@ -624,19 +787,38 @@ class AttentionDepthScene(StoryboardScene):
         keys.arrange(RIGHT, buff=0.25)
         top = VGroup(head, keys).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
         top.next_to([CHART_X, CHART_Y + BAR_H + 0.15, 0], UP + RIGHT, buff=0)
-        # clear of the tallest bar's number (round 37: a decoder's 0.96 on the key)
+        if self.dense:
+            # clear of the highest number (round 37: a decoder's 0.96 on the key); "layer"
+            # under the lowest row of layer numbers
+            reach = max(m.get_top()[1] for nums, _ in self.dense_marks.values()
+                        for m in nums) + 0.12
+            top.shift(UP * max(0.0, reach - top.get_bottom()[1]))
+            low = min(m.get_bottom()[1] for m in self.dense_ticks.values())
+            xname = txt("layer", LAB).next_to([base.get_center()[0], low, 0], DOWN, buff=0.1)
+            return VGroup(top, base, xname, self.y_axis())
         reach = CHART_Y + max(sum(part_heights(lay)) for lay in v.layers) + 0.08 \
             + txt("0.00", VAL, mono=True).height + 0.1
         top.shift(UP * max(0.0, reach - top.get_bottom()[1]))
         xname = txt("layer", LAB).next_to(base, DOWN, buff=0.5)
-        # clear of the layer numbers a number under the axis pushed down (round 37)
-        low = [self.bar(l).tick for l in sorted(self.labelled)]
-        low = [m for m in low if m.get_bottom()[1] < CHART_Y - 0.45]
-        if low:
-            # under them (beside one it read as "11 layer")
-            xname.next_to([0, min(m.get_bottom()[1] for m in low), 0], DOWN, buff=0.1,
-                          coor_mask=[0, 1, 0])
         return VGroup(top, base, xname)
+
+    @property
+    def axis_x(self) -> float:
+        """Where a dense chart's share axis stands: just left of the first bar."""
+        return CHART_X + 0.4 - self.bar_layout[0] - 0.05
+
+    def y_axis(self) -> VGroup:
+        """A dense chart's share axis (round 37e: its numbers sit on lines at the heights
+        where they fit, and "0.01" stood above "0.06": the axis gives the scale): a line from
+        0 to 1 left of the first bar, ticks at 0.5 and 1, their numbers left of it."""
+        x = self.axis_x
+        g = VGroup(Line([x, CHART_Y, 0], [x, CHART_Y + BAR_H, 0], color=T.MUTED,
+                        stroke_width=2))
+        for v_ in (0.5, 1):
+            y = CHART_Y + BAR_H * v_
+            g.add(Line([x - 0.08, y, 0], [x, y, 0], color=T.MUTED, stroke_width=2))
+            g.add(txt(f"{v_:g}", LAB, T.TEXT).next_to([x - 0.08, y, 0], LEFT, buff=0.06))
+        return g
 
     # --- stage -----------------------------------------------------------------------------
     def clear_extra(self, t: float = 0.6) -> None:
@@ -1167,9 +1349,12 @@ class AttentionDepthScene(StoryboardScene):
                          txt("to", LAB, T.MUTED),
                          Num(v.deep.layer, decimals=0, size=LAB, color=T.MUTED))
             model.move_to([0, TOP_Y, 0]).align_to([7.11 - T.EDGE, 0, 0], RIGHT)
-            self.play(LaggedStart(*[FadeIn(m, shift=UP * 0.15) for m in st.tokens],
-                                  lag_ratio=0.12),
-                      *([FadeInPlace(model)] if named else []), run_time=1.6)
+            if None in st.cols and self.says("this sentence"):
+                self.sentence_fold([FadeInPlace(model)] if named else [])
+            else:
+                self.play(LaggedStart(*[FadeIn(m, shift=UP * 0.15) for m in st.tokens],
+                                      lag_ratio=0.12),
+                          *([FadeInPlace(model)] if named else []), run_time=1.6)
             if named:
                 st.model = model
                 t_enc = self.when_said("encoder", self.time)
@@ -1346,7 +1531,13 @@ class AttentionDepthScene(StoryboardScene):
                          txt("heads:", LAB, T.MUTED))
         for m, c in zip(on_word, chips):
             m.move_to([c.get_x(), c.get_y() - 0.52, 0])
-        w_lab = txt(f"on {as_written(str(lay.top_word.token))}:", LAB, T.MUTED)
+        # round 39 ("on the:" with two "the"s drawn): a word drawn twice named by the next
+        tw = as_written(str(lay.top_word.token))
+        drawn = [as_written(str(v.tokens.values[j])) for j in st.xs]
+        nxt = word_j + 1
+        if drawn.count(tw) > 1 and nxt in st.xs:
+            tw = f"\"{tw}\" before \"{as_written(str(v.tokens.values[nxt]))}\""
+        w_lab = txt(f"on {tw}:", LAB, T.MUTED)
         w_lab.move_to(on_word, coor_mask=[0, 1, 0])
         # the two rows' names right-aligned, clear of the wider of the two first columns
         edge = min(chips[0].get_left()[0], on_word[0].get_left()[0]) - 0.3
@@ -1370,7 +1561,7 @@ class AttentionDepthScene(StoryboardScene):
         # own row" is said (they came at the end of the line)
         self.hold_until(t_rows - 0.8)
         self.play(LaggedStart(*[FadeIn(c, shift=DOWN * 0.15) for c in chips], lag_ratio=0.04),
-                  FadeInPlace(heads_lab), run_time=0.6)
+                  FadeInPlace(heads_lab), *([] if work else self.ell_note_out()), run_time=0.6)
         # round 31 ("each head has its own row" over an empty stage): the first head not
         # named comes first, its row drawn as the line is said, so a row is on screen at once
         seq = intro + pair
@@ -1488,7 +1679,7 @@ class AttentionDepthScene(StoryboardScene):
         mean_num = Num(lay.row[word_j], decimals=dec, size=LAB, color=T.WEIGHTS)
         mean_lab = line(txt("mean of the", LAB), Num(v.n_heads, decimals=0, size=LAB),
                         txt("heads, the head-average;", LAB),
-                        *([txt(f"on {as_written(str(lay.top_word.token))}:", LAB), mean_num]
+                        *([txt(f"on {tw}:", LAB), mean_num]
                           if has_tab else []))
         # made in the arcs' empty place (under the table: round 35, at the arcs' label
         # height it touched the table's rows); it rises there as the arcs are drawn
@@ -1516,7 +1707,19 @@ class AttentionDepthScene(StoryboardScene):
                 at = m.get_center().copy()
                 m.move_to(st.label[word_j]).scale(0.5).set_opacity(0)
                 rise.append(m.animate.move_to(at).scale(2).set_opacity(1))
-            self.play(LaggedStart(*rise, lag_ratio=0.05), FadeInPlace(w_lab), run_time=1.2)
+            # round 37e (a reviewer: "on the" did not say which "the", two on screen): a
+            # word written more than once in the row is boxed as its weights rise out of it
+            shown_as = [as_written(str(v.tokens.values[j])) for j in st.label]
+            ring = None
+            if shown_as.count(as_written(str(lay.top_word.token))) > 1:
+                ring = SurroundingRectangle(st.label[word_j], buff=0.06, color=T.POINTER,
+                                            stroke_width=3)
+            self.play(LaggedStart(*rise, lag_ratio=0.05), FadeInPlace(w_lab),
+                      *([Succession(Create(ring, run_time=0.3), Wait(0.6),
+                                    ring.animate(run_time=0.3).set_stroke(opacity=0))]
+                        if ring is not None else []), run_time=1.2)
+            if ring is not None:
+                self.remove(ring)
             # "the head-average": the twelve travel down into one number, their mean, in
             # the line naming it (in the arcs' place, over them)
             t_avg = self.when_said("head-average", self.time + 0.6)
@@ -1525,10 +1728,11 @@ class AttentionDepthScene(StoryboardScene):
             # round 37 (a reviewer: the row cross-faded into the mean, two rows offset while
             # fading): each head's number travels, whole, into the mean's place, one after
             # the other, and goes out there; the mean comes up as the last lands
+            # round 39 (nine numbers piled into a jumble of digits): each shrinks and fades
+            # on its way in, so none is read over another as it lands
             self.play(FadeIn(VGroup(*mean_lab[:-1]), rate_func=squish_rate_func(smooth, 0, 0.5)),
-                      LaggedStart(*[Succession(c.animate(run_time=0.7).move_to(mean_num),
-                                               FadeOut(c, run_time=0.2)) for c in copies],
-                                  lag_ratio=0.07),
+                      LaggedStart(*[c.animate(run_time=0.8).move_to(mean_num).scale(0.35)
+                                    .set_opacity(0) for c in copies], lag_ratio=0.07),
                       FadeIn(mean_num, rate_func=squish_rate_func(smooth, 0.8, 1)),
                       run_time=1.2)
             self.drop(copies)
@@ -1637,9 +1841,20 @@ class AttentionDepthScene(StoryboardScene):
                 self.uncentre(0.7)
             st.chart = self.chart_frame()
             b = st.bars[0] = self.bar(0)
-            self.play(FadeInPlace(st.chart[0]), Create(st.chart[1]), FadeInPlace(st.chart[2]),
-                      FadeInPlace(b.tick),
+            # a dense chart's key, raised over its highest number, would meet the model's
+            # name (a teacher's sentence: round 37e): the name leaves first
+            name = st.model if st.model is not None and overlaps(st.model, st.chart[0],
+                                                                  0.1) else None
+            name_out = [] if name is None else \
+                [FadeOutPlace(name, rate_func=squish_rate_func(smooth, 0, 0.4))]
+            late = squish_rate_func(smooth, 0.45, 1) if name_out else smooth
+            self.play(*name_out, FadeInPlace(st.chart[0], rate_func=late), Create(st.chart[1]),
+                      FadeInPlace(st.chart[2]), FadeInPlace(b.tick),
+                      *[Create(m) for m in st.chart[3:]],
                       run_time=max(0.6, min(1.4, t_parts - 0.6 - self.time)))
+            if name is not None:
+                self.remove(name)
+                st.model = None
             movers = []
             # the last special token's number first, in the lower lane, to the higher part:
             # neither passes the other (r35: in one lane the first overtook the second)
@@ -1663,6 +1878,7 @@ class AttentionDepthScene(StoryboardScene):
             self.play(GrowFromEdge(b.parts, DOWN), run_time=0.6)
             self.hold_until(t_val - 0.5)
             self.play(FadeIn(b.val, shift=UP * 0.2), *self.approx_in(b.val),
+                      *([FadeInPlace(b.lead)] if b.lead.family_members_with_points() else []),
                       *[c.animate.move_to(b.parts).scale(0.3).set_opacity(0) for c in copies],
                       run_time=0.7)
             self.remove(*copies)
@@ -1670,6 +1886,59 @@ class AttentionDepthScene(StoryboardScene):
         if st.model is not None:
             st.extra = [st.model]
             st.model = None
+
+    def sentence_fold(self, extra: list) -> None:
+        """Round 39 (both reviews: the sentence never shown, "…" used before it was explained):
+        "We follow bank through this sentence": the whole sentence, one line, where the token
+        row goes (the focus word gold); then it folds into the drawn tokens: each drawn word
+        moves to its column, each run left out slides together into its "…", and a line under
+        the row says what a "…" is and what its number will be (it leaves as the first
+        weights come: `_ell_note`)."""
+        v, st = self.v, self.st
+        toks = [str(x) for x in v.tokens.values]
+        pieces, x = [], 0.0
+        space = txt("a b", T.TYPE.label).width - txt("ab", T.TYPE.label).width
+        for j, tok in enumerate(toks):
+            color = T.HIGHLIGHT if j in v.focus.values else T.TEXT
+            m = txt(as_written(tok), T.TYPE.label, color)
+            x += (space if j and tok[:1].isspace() else 0.02) + m.width / 2
+            pieces.append(m.set_x(x))
+            x += m.width / 2
+        sent = on_baseline(pieces, ROW_Y)
+        room = 2 * (7.11 - T.EDGE)
+        if sent.width > room:
+            sent.scale(room / sent.width)
+        sent.set_x(0)
+        t_follow = self.when_said("this sentence", 0.0)
+        self.play(LaggedStart(*[FadeIn(m, shift=UP * 0.15) for m in pieces], lag_ratio=0.05),
+                  *extra, run_time=1.2)
+        self.hold_until(max(self.time + 0.6, t_follow + 0.4, self.cue_at(1) - 0.2))
+        # each column: a drawn token's word moves onto it; a "…" takes its run's words
+        moves, k = [], 0
+        for col, m in zip(st.cols, st.tokens):
+            if col is not None:
+                moves.append(ReplacementTransform(pieces[col], m))
+                k = col + 1
+                continue
+            run = []
+            while k < len(toks) and k not in st.xs:
+                run.append(pieces[k])
+                k += 1
+            moves.append(ReplacementTransform(VGroup(*run), m))
+        note = txt(f"{ELLIPSIS} = words left out; the number under it: their weights added",
+                   LAB, T.MUTED)
+        note.move_to([(DIAG_LEFT + DIAG_RIGHT) / 2, ROW_Y - 0.5, 0])
+        self.play(*moves, run_time=1.3)
+        self.play(FadeIn(note, shift=UP * 0.1), run_time=0.5)
+        self.emphasize(*[m for col, m in zip(st.cols, st.tokens) if col is None], buff=0.06,
+                       run_time=1.0)
+        self._ell_note = note
+
+    def ell_note_out(self) -> list:
+        """The "…" line under the row leaves (the first weights take its place)."""
+        note = getattr(self, "_ell_note", None)
+        self._ell_note = None
+        return [FadeOutPlace(note)] if note is not None else []
 
     def decoder_row(self, early) -> list:
         """Round 37 ("bank sees only itself and the tokens before it" over a still row): at
@@ -1699,14 +1968,17 @@ class AttentionDepthScene(StoryboardScene):
         self.play(LaggedStart(*[FadeInPlace(m) for m in before], lag_ratio=0.1),
                   run_time=max(0.8, min(1.6, t_self - 0.5 - self.time)))
         self.hold_until(t_self - 0.3)
-        if own and t_bef - 0.4 - self.time >= 0.8:
-            self.emphasize(*own, buff=0.06, run_time=min(1.4, t_bef - 0.4 - self.time),
+        lead = 0.9 if after else 0.4
+        if own and t_bef - lead - self.time >= 0.8:
+            self.emphasize(*own, buff=0.06, run_time=min(1.4, t_bef - lead - self.time),
                            extra=[st.arcs[-1].animate(rate_func=there_and_back)
                                   .set_stroke(T.POINTER)])
         if after:
-            self.hold_until(t_bef - 0.2)
+            # round 37e (a reviewer: the box came about 1 s after "before it"): the 0s come
+            # in just before it is said, boxed as it is said
+            self.hold_until(t_bef - 0.9)
             self.play(LaggedStart(*[FadeInPlace(m) for m in after], lag_ratio=0.1),
-                      run_time=0.6)
+                      run_time=0.5)
             self.emphasize(*after_labels, *after, buff=0.06, run_time=1.4)
         return before + after
 
@@ -1750,7 +2022,8 @@ class AttentionDepthScene(StoryboardScene):
         self.hold_until(t_q - 0.4)
         # "bank's query times each token's key gives a score": a line from bank to each key,
         # its score written under the key as the line lands
-        self.play(FadeIn(formula, shift=DOWN * 0.15), FadeIn(names[0]), run_time=0.5)
+        self.play(FadeIn(formula, shift=DOWN * 0.15), FadeIn(names[0]), *self.ell_note_out(),
+                  run_time=0.5)
         self.play(LaggedStart(*[AnimationGroup(
             Create(a), FadeIn(scores[js.index(j)], shift=DOWN * 0.1,
                               rate_func=squish_rate_func(smooth, 0.6, 1)))
@@ -1791,17 +2064,96 @@ class AttentionDepthScene(StoryboardScene):
     def light_profile(self, chart, v, L: int) -> None:
         """"bank's row moves with depth": the depth chart's bars ringed on "with depth", then
         each of the first layer's, the peak's and the last's bars lit as its share is said
-        (round 33: the chart was up with nothing said of it)."""
-        t_dep = self.when_said("with depth", self.time)
+        (round 33: the chart was up with nothing said of it). A dense chart (round 37: the
+        summary says the steps up and down, and the lowest): at "goes up" a line drawn
+        through the bars' tops, left to right (the zig-zag said), leaving as the first share
+        is said; the lowest's bars (a near-tie: all of them) lit too."""
+        bars = {l: chart[1 + l] for l in range(L)}
+        t_dep = self.when_said("with depth" if self.says("with depth") else
+                               "from layer to layer", self.time)
         self.hold_until(t_dep - 0.2)
         self.emphasize(VGroup(*[VGroup(b.parts, b.val) for b in chart[1:]]), buff=0.1,
                        run_time=1.4)
-        for l in dict.fromkeys((0, int(v.sink.max.layer), L - 1)):
+        layers = list(dict.fromkeys((0, int(v.sink.max.layer), L - 1)))
+        trace = None
+        if self.dense:
+            layers = list(dict.fromkeys((0, int(v.sink.min.layer), int(v.sink.max.layer),
+                                         L - 1)))
+            said = [l for l in layers if self.says(f"{float(v.layers[l].sink):.2f}")]
+            t_of = {l: self.when_said(f"{float(v.layers[l].sink):.2f}", self.time)
+                    for l in said}
+            layers = sorted(said, key=lambda l: t_of[l])
+            trend = next((w for w in ("swings between", "goes up") if self.says(w)), None)
+            if self.says("averages") and not isinstance(v.sink.split, Value):
+                self.two_levels(chart, bars, v.sink.split, L)
+            elif trend is not None and layers:
+                t_up = self.when_said(trend, self.time)
+                self.hold_until(t_up - 0.2)
+                trace = VMobject().set_points_as_corners(
+                    [bars[l].parts.get_top() for l in range(L)])
+                trace.set_stroke(T.POINTER, width=2.5).set_z_index(3)
+                self.play(Create(trace, rate_func=smooth),
+                          run_time=max(1.0, min(3.0, t_of[layers[0]] - 0.8 - self.time)))
+        for l in layers:
             said = f"{float(v.layers[l].sink):.2f}"
             if not self.says(said):
                 continue
             self.hold_until(self.when_said(said, self.time, after=self.time - 0.3) - 0.3)
-            self.light(VGroup(chart[1 + l].parts, chart[1 + l].val), run_time=0.9)
+            if trace is not None:
+                self.play(FadeOut(trace), run_time=0.3)
+                trace = None
+            self.light(self.lit(bars, l), run_time=0.9)
+        if self.dense and self.says("the rest of each row"):
+            self.rest_of_rows(chart, bars)
+
+    def two_levels(self, chart, bars: dict, split, L: int) -> None:
+        """Round 39 ("no steady trend" beside a visible step): "averages 0.20 over layers 0 to
+        11 and 0.59, higher, from layer 12 on": a dashed line at each run's mean across its
+        bars, drawn left to right as its number is said, the number at its right end; both
+        leave as the lowest is said."""
+        k = int(split.end)
+        base = bars[0].parts.get_bottom()[1]
+        one = chart[0][3][0].get_top()[1]         # the share axis' 1
+        hw = self.bar_layout[1] / 2 + 0.03
+        marks = []
+        for (a, b), m in (((0, k), split.before), ((k + 1, L - 1), split.after)):
+            y = base + float(m) * (one - base)
+            ln = DashedLine([bars[a].parts.get_x() - hw, y, 0], [bars[b].parts.get_x() + hw, y, 0],
+                            color=T.POINTER, stroke_width=3, dash_length=0.08).set_z_index(3)
+            num = Num(m, decimals=int(self.v.decimals), size=VAL_DENSE, color=T.POINTER)
+            num.next_to(ln, UP, buff=0.06).set_z_index(5)
+            # on a backing of the stage's colour: it sits over the bars it averages
+            back = Rectangle(width=num.width + 0.1, height=num.height + 0.08, stroke_width=0)
+            back.set_fill(T.BACKGROUND, 0.85).move_to(num).set_z_index(4)
+            num = VGroup(back, num)
+            t_m = self.when_said(f"{float(m):.2f}", self.time, after=self.time - 0.3)
+            self.hold_until(t_m - 0.6)
+            self.play(Create(ln), FadeIn(num, shift=DOWN * 0.1), run_time=0.9)
+            marks += [ln, num]
+        t_lo = self.when_said("lowest", self.time + 1.5, after=self.time)
+        self.hold_until(t_lo - 0.4)
+        self.play(FadeOut(VGroup(*marks)), run_time=0.4)
+
+    def rest_of_rows(self, chart, bars: dict) -> None:
+        """"The rest of each row goes to the other tokens" (round 37e: the summary stood
+        still for 18 s): over each bar, what its row gives the other tokens grows up to the
+        axis' 1, in a muted shade, and the key names it."""
+        t_r = self.when_said("the rest of each row", self.time)
+        self.hold_until(t_r - 0.2)
+        top = chart[0][3][0].get_top()[1]
+        rests = VGroup()
+        for b in bars.values():
+            h = top - b.parts.get_top()[1]
+            if h > 0.01:
+                rests.add(Rectangle(width=b.parts.width, height=h, stroke_width=0)
+                          .set_fill(T.MUTED, 0.3).next_to(b.parts, UP, buff=0)
+                          .set_z_index(-1))        # under the bars' numbers
+        keys = chart[0][0][1]
+        key = VGroup(Rectangle(width=0.24, height=0.24, stroke_width=0).set_fill(T.MUTED, 0.3),
+                     txt("the other tokens", LAB)).arrange(RIGHT, buff=0.08)
+        key.scale(keys[0][0].width / 0.24).next_to(keys, RIGHT, buff=0.3)
+        self.play(LaggedStart(*[GrowFromEdge(r, DOWN) for r in rests], lag_ratio=0.04),
+                  FadeIn(key, shift=LEFT * 0.2), run_time=1.8)
 
     def when_said(self, phrase: str, default: float | None = None,
                   after: float | None = None) -> float:
@@ -1983,7 +2335,9 @@ class AttentionDepthScene(StoryboardScene):
                 (1, lambda t: self.play(*note_out, FadeInPlace(st.block), run_time=t)),
                 (3, lambda t: self.show_layer(1, t, bar=True) if L > 1 else self.wait(t))])
         # "..., nearly all of it on CLS": its [CLS] part and the legend's [CLS]
-        if L > 1:
+        # (round 37: a draft that does not say it boxed bar 1 for 1.4 s anyway, and its run
+        # of layers started 2 s after the voice named it)
+        if L > 1 and self.says("nearly all"):
             t_cls = self.when_said("nearly all", self.time + 0.3)
             if t_cls - self.time > 1.0:
                 # r33: lit (a tight outline), not boxed: the box cut the axis' "1" under it
@@ -2057,22 +2411,42 @@ class AttentionDepthScene(StoryboardScene):
         last = []
         for l in said_last:
             last.append((1, lambda t, l=l: self.light(
-                VGroup(st.bars[l].parts, st.bars[l].val), run_time=t)))
+                self.lit(st.bars, l), run_time=t)))
         self.fill_to(None, last or [(1, lambda t: self.wait(t))])
+
+    def stop_said(self, l: int):
+        """Where the narration names layer l as a stop of a run, with its share ("lowest at
+        layer 11: 0.01", "; layer 16: 0.28", a near-tie "at layers 10 and 11: 0.01"): the
+        match (its group of layers: `said_group`), or None."""
+        v = self.v
+        text = " ".join([str(c.get("text", "")) for c in self.beat.get("cues") or []]
+                        or [str(self.beat.get("narration") or "")]).lower()
+        return re.search(rf"\blayers? ((?:\d+, )*(?:\d+ and )?){int(v.layers[l].layer)}: "
+                         rf"(?:about )?{float(v.layers[l].sink):.2f}", text)
+
+    def said_group(self, l: int) -> list[int]:
+        """The layers said with stop l ("layers 10 and 11": [10, 11]), by their index."""
+        m = self.stop_said(l)
+        named = [int(x) for x in re.findall(r"\d+", m.group(1))] if m else []
+        index = {int(lay.layer): i for i, lay in enumerate(self.v.layers)}
+        return sorted({index[n] for n in named if n in index} | {l})
 
     def run_stops(self, between: list) -> list:
         """The layers of a long run the voice stops at ("... lowest at layer 11: 0.01")."""
-        v = self.v
-        return [l for l in between
-                if self.says(f"at layer {int(v.layers[l].layer)}: {float(v.layers[l].sink):.2f}")]
+        return [l for l in between if self.stop_said(l)]
+
+    RUN_STEP = 0.55             # a run's shortest step (round 37: 0.3 s a layer, not followed)
 
     def run_layers(self, run: list) -> None:
-        """Round 37 (SmolLM2's layers 2-27 in 5 s, their labels caught half-rolled): the run
-        in legs ("Then layers 2 to 11 ... lowest at layer 11: 0.01. Then layers 12 to 24 ...
-        Layer 28: 0.58"), each starting as the voice names it and landing on its last layer
-        as that layer's number is said; every step switches the header's and the block's
-        indices at once (a counter), reshapes the arcs and grows the bar; the weights leave
-        while it runs and come back at each stop, whose bar is lit until the next leg."""
+        """Round 37 (SmolLM2's layers 2-27 in 5 s, their labels caught half-rolled; then
+        layers 12-24 at 0.3 s each): the run in legs ("Then layers 2 to 11 ... lowest at
+        layers 10 and 11: 0.01. Then layers 12 to 16; layer 16: 0.28 ..."), each starting as
+        the voice names it and landing on its last layer as that layer's number is said, at
+        RUN_STEP s a layer or more; the weights under the tokens (and the last stop's number)
+        leave before the header changes (round 37: layer 11's weights under layer 12's arcs)
+        and come back at each stop; every step switches the header's and the block's indices
+        at once (a counter), reshapes the arcs and grows the bar; at a stop its bars (a
+        near-tie: all said) are lit until the next leg."""
         v, st = self.v, self.st
         stops = self.run_stops(run[:-1]) + run[-1:]
         start = run[0]
@@ -2082,14 +2456,22 @@ class AttentionDepthScene(StoryboardScene):
                                    after=self.time - 0.5)
             t_k = self.when_said(f"{float(v.layers[k].sink):.2f}", t_leg + 0.4 * len(leg),
                                  after=t_leg)
-            self.hold_until(t_leg - 0.2)
-            step = max(0.3, min(0.9, (t_k - 0.1 - self.time) / len(leg)))
-            self.hold_until(t_k - 0.1 - step * len(leg))
+            self.hold_until(t_leg - 0.5)
+            if self.burned is None:
+                # round 37e (one caption for 32 s of legs): the caption follows each leg
+                self.set_caption(f"Layers {int(v.layers[start].layer)} to "
+                                 f"{int(v.layers[k].layer)}: one bar per layer, the arcs at "
+                                 f"layer {int(v.layers[k].layer)}.")
             said = getattr(self, "_said_val", None)
-            if said is not None:            # the last stop's number leaves as the run goes on
-                self.play(FadeOutPlace(said), run_time=0.3)
-                st.extra = [m for m in st.extra if m is not said]
-                self._said_val = None
+            gone = [m for m in (st.nums, said) if m is not None and len(m)]
+            if gone:            # the stop's numbers leave before the header changes
+                self.play(*[FadeOutPlace(m) for m in gone], run_time=0.3)
+                if said is not None:
+                    st.extra = [m for m in st.extra if m is not said]
+                    self._said_val = None
+                st.nums = VGroup()
+            step = max(self.RUN_STEP, min(0.9, (t_k - 0.1 - self.time) / len(leg)))
+            self.hold_until(t_k - 0.1 - step * len(leg))
             for i, l in enumerate(leg):
                 self.sweep_layer(l, step, land=i == len(leg) - 1)
             # a stop whose bar carries no number gets it while it is said (layer 28's 0.58)
@@ -2098,17 +2480,29 @@ class AttentionDepthScene(StoryboardScene):
                 self.play(FadeIn(val, shift=UP * 0.1), run_time=0.4)
                 st.extra.append(val)
                 self._said_val = val
-            rt = self.cue_at(self.cue_index_at(self.time) + 1) - 0.3 - self.time
+            # lit until the sentence after the one that says its number (round 37: a stop
+            # landing late was lit into the next leg's sentence, which then ran late)
+            rt = self.cue_at(self.cue_index_at(t_k) + 1) - 0.3 - self.time
             if k != run[-1] and rt >= 0.8:
-                self.light(VGroup(st.bars[k].parts, st.bars[k].val), run_time=min(2.0, rt))
+                g = self.said_group(k)
+                lit = self.lit(st.bars, k) if k in self.labelled else \
+                    VGroup(VGroup(*[st.bars[j].parts for j in g if j in st.bars]),
+                           *([val[0]] if val is not None else []))
+                self.light(lit, run_time=min(2.0, rt))
             start = k + 1
 
     def said_val(self, l: int):
-        """Layer l's share over its bar, for a bar that carries none, where it clears its
-        neighbours' bars and the numbers on the chart; else None."""
+        """Layer l's share over its bar, for a bar that carries none: placed (marks.place)
+        clear of the bars up to it and the numbers on the chart (a dense chart: a line down
+        to its bar where lifted); else None. VGroup(number, lines)."""
         st = self.st
         if l in self.labelled or l not in st.bars:
             return None
+        if self.dense:
+            taken = [(m.get_left()[0], m.get_right()[0], m.get_bottom()[1], m.get_top()[1])
+                     for k in st.bars for m in st.bars[k].val.submobjects
+                     if k in self.labelled and m.family_members_with_points()]
+            return self.value_at(l, [l], self.bar_boxes(max(st.bars)), taken)
         lay, b = self.v.layers[l], st.bars[l]
         val = share_val(lay.sink, lay.sink_adds, VAL, int(self.v.decimals))
         val.next_to(b.parts, UP, buff=0.08)
@@ -2142,7 +2536,12 @@ class AttentionDepthScene(StoryboardScene):
             self.add(*nb[1:])
             st.block = VGroup(block.box, *nb[1:])
             st.block.box = block.box
+        # round 37e (legs of 10 layers at 0.33 s, the arcs flickering): between the stops the
+        # arcs leave and the bars come in one by one, the header counting with them; the
+        # stop's arcs grow back where the voice names it
         arcs = self.arcs(lay.row)
+        if not land:
+            arcs.set_stroke(opacity=0)
         anims = [ReplacementTransform(st.arcs, arcs)]
         if st.nums is not None and len(st.nums):
             anims.append(FadeOutPlace(st.nums, run_time=min(t, 0.4)))
@@ -2171,8 +2570,11 @@ class AttentionDepthScene(StoryboardScene):
         rolling to layer 1 as X^(1) forms), the arcs reshape and the bar grows as the number
         is said."""
         st = self.st
-        pre = max(1.0, t_num - 0.6 - self.time)
         land = 0.8
+        # round 37e (a decoder's draft: "0.02" said 2-3 s before its row): a dense chart's
+        # row lands before its number is said (MiniLM's timing kept)
+        early = 1.2 if self.dense else 0.6
+        pre = max(1.0, t_num - early - self.time)
         t = pre + land
         f = pre / t
         header = self.counter(self.v.layers[1].layer)
@@ -2606,7 +3008,7 @@ class AttentionDepthScene(StoryboardScene):
             self.show_layer(hi, 0.8)
             if t_v - self.time > 0.5 and hi in st.bars:
                 self.hold_until(t_v - 0.4)
-                self.light(VGroup(st.bars[hi].parts, st.bars[hi].val),
+                self.light(self.lit(st.bars, hi),
                            run_time=max(0.9, min(1.6, self.cue_at(1) - 0.2 - self.time)))
         cls = int(v.special[0])
         sink = sink_name(v, ",")
@@ -2758,10 +3160,14 @@ class AttentionDepthScene(StoryboardScene):
         mask = self.causal_mask()
         cells, col0, lab = mask.cells, mask.col0, mask.lab
         self.hold_until(t_dec - 0.2)
-        self.play(FadeOutPlace(reading), st.arcs.animate.set_stroke(opacity=0.08),
+        # round 37 (the mask drawn over a faded arc and the weights): the arcs and the
+        # weights leave, the mask has the space to itself; each row comes with its token
+        self.play(FadeOutPlace(reading), st.arcs.animate.set_stroke(opacity=0),
+                  *([st.nums.animate.set_opacity(0)] if st.nums is not None else []),
                   FadeIn(lab, shift=DOWN * 0.15, rate_func=squish_rate_func(smooth, 0.4, 1)),
                   run_time=0.7)
-        self.play(LaggedStart(*[GrowFromEdge(r, LEFT) for r in cells], lag_ratio=0.25),
+        self.play(LaggedStart(*[AnimationGroup(GrowFromEdge(r[0], LEFT), FadeInPlace(r[1]))
+                                for r in cells], lag_ratio=0.25),
                   run_time=max(1.2, min(2.6, t_see - 0.1 - self.time)))
         # "... can see": the first column, in every row, boxed with the first token
         self.hold_until(t_see - 0.1)
@@ -2776,31 +3182,41 @@ class AttentionDepthScene(StoryboardScene):
         """A decoder's causal mask over the token row: one row per drawn column (an ellipsis
         stands for its tokens), top to bottom in the sentence's order, a bar from the first
         column to its own (what that token can see: itself and every token before it), its
-        own end brighter; `col0`, the first column's part of every row (the first token,
-        seen by all of them); named above (`lab`)."""
-        st = self.st
+        own end white, the row's token written right of it (round 37: rows without names;
+        the focus word's name gold, as in the token row); `col0`, the first column's part of every row (the first
+        token, seen by all of them); named above (`lab`). `cells[r]`: VGroup(bar, name)."""
+        st, v = self.st, self.v
         n = len(st.cols)
-        y_foot = max(m.get_top()[1] for m in st.label.values()) + 0.2
-        dy, h = 0.22, 0.13
+        y_foot = max(m.get_top()[1] for m in st.label.values()) + 0.22
+        dy, h = 0.3, 0.16
         w = min(0.6, min(b - a for a, b in zip(self.col_x, self.col_x[1:])) - 0.12)
         x0 = self.col_x[0] - w / 2
-        rows, col0 = VGroup(), VGroup()
-        for r in range(n):
+        rows_, col0 = VGroup(), VGroup()
+        for r, j in enumerate(st.cols):
             y = y_foot + (n - 1 - r) * dy + h / 2
+            mine = j is not None and j in v.focus.values
             bar = Rectangle(width=self.col_x[r] + w / 2 - x0, height=h, stroke_width=0)
             bar.set_fill(T.TEXT, 0.45).move_to([x0, y, 0], aligned_edge=LEFT)
-            own = Rectangle(width=w, height=h, stroke_width=0).set_fill(T.TEXT, 0.95)
-            own.move_to([self.col_x[r], y, 0])
-            rows.add(VGroup(bar, own))
+            own = Rectangle(width=w, height=h, stroke_width=0)
+            own.set_fill(T.TEXT, 0.95).move_to([self.col_x[r], y, 0])
+            name = txt(ELLIPSIS if j is None else as_written(v.tokens.values[j]), LAB,
+                       T.HIGHLIGHT if mine else T.MUTED)
+            name.next_to(own, RIGHT, buff=0.1)
+            rows_.add(VGroup(VGroup(bar, own), name))
             col0.add(Rectangle(width=w, height=h, stroke_width=0, fill_opacity=0)
                      .move_to([self.col_x[0], y, 0]))
-        lab = txt("a decoder's mask: each row, one token, sees itself and the tokens before it",
-                  LAB)
+        # round 39 (a review: no legend for the two shades): a key, white and grey
+        def key(op: float, words: str) -> VGroup:
+            sw = Rectangle(width=0.3, height=h, stroke_width=0).set_fill(T.TEXT, op)
+            return VGroup(sw, txt(words, LAB)).arrange(RIGHT, buff=0.1)
+        lab = VGroup(txt("each row, one token, sees:", LAB), key(0.95, "itself"),
+                     key(0.45, "the tokens before it")).arrange(RIGHT, buff=0.3)
         if lab.width > DIAG_RIGHT - DIAG_LEFT:       # show less, not smaller
-            lab = txt("each row, one token, sees itself and the tokens before it", LAB)
-        lab.next_to(rows, UP, buff=0.15).align_to([DIAG_LEFT, 0, 0], LEFT)
-        g = VGroup(lab, rows, col0)
-        g.cells, g.col0, g.lab = rows, col0, lab
+            lab = VGroup(lab[0], VGroup(*lab[1:]).arrange(RIGHT, buff=0.3)).arrange(
+                DOWN, buff=0.1, aligned_edge=LEFT)
+        lab.next_to(rows_, UP, buff=0.18).align_to([DIAG_LEFT, 0, 0], LEFT)
+        g = VGroup(lab, rows_, col0)
+        g.cells, g.col0, g.lab = rows_, col0, lab
         return g
 
     def beat_deep_heads(self, beat) -> None:

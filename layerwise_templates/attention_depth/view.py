@@ -31,6 +31,28 @@ class Layer(View):
 class Extreme(View):
     layer: int
     value: float
+    tied: list[int]                 # the layers whose share is written as this one's
+
+
+class Steps(View):
+    rises: int                      # steps from one layer to the next that go up
+    falls: int                      # ... and down
+    n: int                          # all of them (n_layers - 1)
+
+
+class Split(View):
+    end: int                        # the first run's last layer (plan.level_split)
+    before: float                   # the mean share over layers 0..at
+    after: float                    # ... over the layers after it
+
+
+class Weights(View):
+    file: str
+    name: str                       # SmolLM2-135M-Instruct
+    variant: str | None
+    quant: str | None               # Q4_1
+    bits: int | None                # 4
+    package: str | None
 
 
 class Sink(View):
@@ -39,6 +61,8 @@ class Sink(View):
     min: Extreme
     last: float
     end_after0: float
+    steps: Steps
+    split: Split | None
 
 
 class Tie(View):
@@ -103,6 +127,7 @@ class Columns(View):
 
 class Data(View):
     model: str
+    weights: Weights | None
     word: str
     tokens: list[str]
     focus: list[int]

@@ -25,6 +25,7 @@ from layerwise_core.analysis.lens_view import (SHARP_RANK, enters_top, final_pre
 from layerwise_core.analysis.logit_lens_prompts import (SUMMARY_TOP, median_by_layer,
                                                        prompt_rows, top_from_counts)
 from layerwise_core.analysis.vectors import positions
+from layerwise_core.models import weights_read
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 
@@ -34,7 +35,6 @@ MAX_CHARS = 8         # longer token texts are shortened to this many characters
 PROB_TICKS = [0.0, 0.5, 1.0]
 X_TICK_STEP = 5
 
-QUANT_BITS = {"Q4_0": 4, "Q4_1": 4, "Q8_0": 8}   # a GGUF file's quantisation, as bits per weight
 
 _ESCAPES = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "↵"}
 
@@ -106,20 +106,10 @@ def prompts_summary(sb: Storyboard, traces: list[Trace]) -> dict:
 
 
 def weights(t: Trace) -> dict | None:
-    """The weights file the trace really read, from the model package (the trace's
-    `meta["source"]`): SmolLM2's package ships `SmolLM2-135M-Instruct.Q4_1.gguf`, the
-    instruct-tuned variant, 4-bit. Its name, the variant (the file's name past the model's
-    display name), the quantisation and its bits per weight; None without a named file."""
-    source = t.meta.get("source") or {}
-    files = list((source.get("files") or {}))
-    if not files:
-        return None
-    stem = files[0].removesuffix(".gguf")
-    name, _, quant = stem.partition(".")
-    display = t.spec.display
-    variant = name[len(display) + 1:] if name.startswith(display + "-") else None
-    return {"file": files[0], "name": name, "variant": variant, "quant": quant or None,
-            "bits": QUANT_BITS.get(quant), "package": source.get("package")}
+    """The weights file the trace really read (layerwise_core.models.weights_read, shared with
+    residual_stream and attention_depth): SmolLM2's package ships
+    `SmolLM2-135M-Instruct.Q4_1.gguf`, the instruct-tuned variant, 4-bit."""
+    return weights_read(t.meta.get("source"), t.spec.display)
 
 
 def build(sb: Storyboard, traces: list[Trace]) -> dict:

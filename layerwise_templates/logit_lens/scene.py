@@ -45,6 +45,7 @@ from manim import (ArcBetweenPoints, Arrow, DOWN, LEFT, RIGHT, UP, Create, confi
                    ShowPassingFlash, Succession, UpdateFromAlphaFunc, VGroup,
                    linear, smooth)
 
+from layerwise_core.models import measured_as
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
 from .scene_prompts import WINDOW_PAD, beat_kl, beat_prompts, beat_spread, sweep_in, window_name
@@ -182,8 +183,8 @@ class LogitLensScene(StoryboardScene):
         if not w:
             super().update_footer({k: v for k, v in beat.items() if k != "layer"})
             return
-        quant, bits = w.get("quant"), w.get("bits")
-        text = (f"{w['name']} · {bits}-bit ({quant})" if bits and quant else
+        quant = w.get("quant")
+        text = (measured_as(w, w["name"]) if w.get("bits") else
                 f"{w['name']} · {quant}" if quant else w["name"])
         if self.footer is not None and self.footer.text == text:
             return

@@ -34,6 +34,7 @@ from layerwise_core.analysis.similarity import angle_deg
 from layerwise_core.analysis.updates import attention_to, outlier_token, update_sizes
 from layerwise_core.analysis.vectors import positions, stream_stages
 from layerwise_core.errors import LayerwiseError
+from layerwise_core.models import measured_as, weights_read
 from layerwise_core.storyboard.schema import Storyboard
 from layerwise_core.trace import Trace
 from layerwise_core.plans.shown import NOISE_REL, fitting_decimals, near_boundary, stable
@@ -49,9 +50,6 @@ SPACE_SHOWN = "\u2423"                      # "␣" on screen
 OUTLIER_FACTOR = 10.0   # a token whose |X| exceeds every other token's by this is an outlier
 SINK_SHARE = 0.5        # ... and an attention sink if the followed token gives it more than this
 
-# the weights the trace really reads, when the spec's display name is the base model's (the
-# footer and the captions say this): SmolLM2 is read from the instruct-tuned Q4_1 GGUF
-MEASURED_AS = {"smollm2-135m": "SmolLM2-135M-Instruct (4-bit)"}
 
 
 def _kind(hook: str) -> str:
@@ -628,7 +626,10 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                                                "identity.captured_total_pct", 0)}
     energy = plane["explained"]
     return {
-        "model": {"display": MEASURED_AS.get(spec.name, spec.display), "n_layers": L,
+        # the weights the trace really read (the footer and the captions say this): SmolLM2
+        # is read from the instruct-tuned Q4_1 GGUF, "SmolLM2-135M-Instruct (4-bit)"
+        "model": {"display": measured_as(weights_read(t.meta.get("source"), spec.display),
+                                         spec.display, quant=False), "n_layers": L,
                   "d_model": d_model,
                   "norm": spec.norm, "norm_placement": placement.name, "kind": spec.kind,
                   "rotary": bool(getattr(spec, "rotary", False))},
