@@ -49,32 +49,14 @@ TYPED = {
     ("drift", "in_plane"): (5, "In the plane"),
     ("drift", "sentence_moves"): (5, "in the full space"),
     ("drift", "off_plane"): (6, "What tells"),
-    ("split", "split"): (0, "Split each"),
-    ("split", "one_arrow"): (1, "One arrow"),
-    ("split", "mean_start"): (1, "mean start"),
-    ("split", "mean_end"): (1, "mean end"),
-    ("split", "norm"): (1, "where sentence one's"),       # round 39: 10.7's scale
-    # round 38: the box first, then one bank at a time; the shared start said
-    ("split", "inset"): (2, "magnified here"),            # round 36
-    ("split", "own_start"): (2, "drawn again"),
-    ("split", "own"): (2, "own arrow runs"),
-    # round 39: "banks one and two start at the same X zero" cut
-    ("split", "full"): (3, "In all"),                     # round 37
-    ("split", "half"): (3, "under half as long"),
-    ("split", "shared_sum"): (4, "Why all three"),
-    ("split", "not_measured"): (4, "not measured"),
-    ("split", "ways"): (5, "The plane shows"),
-    ("split", "lies_in"): (6, "The shared arrow lies"),   # round 37: one shadow at a time
-    ("split", "lies_off"): (7, "Each own arrow points"),
-    ("split", "net"): (8, "So a PCA plot"),               # round 39: tied to the title
-    ("split", "net_own"): (8, "what differs between"),
     # round 35: the closing on the gap's chart alone; round 36: recalled, with the caveat;
-    # round 37: both results, the move split's on its bars
+    # round 37: both results, the move split's on its bars; round 40: the split cut, the
+    # plane's result said of the plane
     ("answer", "close_gap"): (0, "for this one pair"),
     ("answer", "close_end"): (0, "the same-sense bank"),
     ("answer", "close_last"): (0, "most of it"),
     ("answer", "close_shared"): (1, "both river sentences"),
-    ("answer", "close_move"): (2, "And all three banks"),
+    ("answer", "close_move"): (2, "And in a PCA plot"),
     ("answer", "close_off"): (2, "what sets them apart"),
     ("gap", "gap_defined"): (0, "Take the gap"),
     ("gap", "near_curve"): (0, "sentence three's cosine"),   # round 36
@@ -197,7 +179,7 @@ STREAM_SHOW = {"tokens": "tokens", "embedding": "x", "plane": "plane", "copies":
 
 @pytest.mark.parametrize("template,typed_words,show", [
     ("bank_drift", TYPED, {"extend": "similarity", "baseline": "baseline",
-                           "drift": "projection", "split": "split", "gap": "gap",
+                           "drift": "projection", "gap": "gap",
                            "answer": "answer"}),
     ("residual_stream", TYPED_STREAM, STREAM_SHOW)], ids=["bank_drift", "residual_stream"])
 def test_every_typed_word_is_a_moment_of_the_registry(template, typed_words, show):

@@ -25,16 +25,11 @@ Beats (each optional, in storyboard order):
   with their shares, a grid square of one unit), the three paths drawn in one stroke (X^(0)
   and X^(L) named); how far one other end lies from the reference's end, in the plane and in
   the full space.
-- `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
-  the sentences share (one) and each one's own; their corner magnified in the empty side
-  column (its factor written), then one sentence at a time: the shared arrow moved to its
-  start, its own arrow from that tip to its end, drawn on the plane where its shadow points;
-  the box gone before bars of their full lengths to one scale; then one arrow at a time seen
-  side-on over the plane, casting the shadow that fills its bar; the close lights the shared
-  arrow, then the own arrows and their parts off the plane.
 - `answer`: both results, each on its picture: the gap's chart, recalled whole at once (not
   redrawn): its last bar and number, the part the last step added, the shared word
-  underlined; then the split's bars, recalled whole: the shared move, the parts off the plane.
+  underlined; then the PCA plane as `projection` left it (when that beat came before):
+  its three paths lit, then one pair's ends, apart in the plane and in the full space.
+  (Round 40 cut `split`, the net move split into a shared arrow and each one's own.)
   (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
@@ -153,7 +148,7 @@ class Stage:
     positions: VGroup | None = None     # each sentence's focus position, beside the key
     legend_home: np.ndarray | None = None   # where the key was before a beat moved it aside
     legend_small: tuple | None = None   # (centre, width) under the title while shown large
-    pca: object | None = None           # the PCA plane's parts, for the split (beat_split)
+    pca: object | None = None           # the PCA plane's parts, recalled by the closing
 
 
 class CosineChart(VGroup):
@@ -1293,7 +1288,6 @@ class BankDriftScene(StoryboardScene):
         norm_said = "output state" in str(self.beat.get("narration") or "")
         ku = min(unit, room / max(1e-9, max(float(x) for x in [*pr.full_end_distances,
                                                                 pr.output_norm])))
-        self.bar_unit = ku
         bar_col = self.curve_color(k0)
 
         def dist_bar(d, col=None) -> VGroup:
@@ -1357,19 +1351,14 @@ class BankDriftScene(StoryboardScene):
         self.play(FadeInPlace(off), *([DimPlace(rows[5], 0.4), DimPlace(rows[6], 0.4)]
                                       if norm_said else []), run_time=0.4)
         self.emphasize(off, run_time=0.8)
-        # the plane stays for the split (its own beat since round 32): what it reads
+        # the plane as drawn, and what was read beside it: the closing recalls both
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
                       scale_bar)
 
         class Pca:
             pass
         pca = Pca()
-        pca.plane, pca.back, pca.trails, pca.dots, pca.start = plane, back, trails, dots, start
-        pca.end = end_label
-        pca.scale = VGroup(scale_back, scale_bar)
-        pca.names = [*pc[2:], end_label, scale_bar]      # (labels the split's moves avoid)
-        pca.read = [side, seg]
-        pca.left, pca.top = head.get_left()[0], head.get_top()[1]
+        pca.back, pca.trails, pca.read = back, trails, [side, seg]
         self.stage.pca = pca
         self.stage.other = [back, side, seg]
 
@@ -1409,475 +1398,25 @@ class BankDriftScene(StoryboardScene):
         """What the voice names flashes in the highlight's colour, in place (no box)."""
         self.play(*[Indicate_(m, 1.0) for m in ms], run_time=run_time)
 
-    def beat_split(self, beat) -> None:
-        """The move split into the arrow all sentences share (their mean X^(0) to their mean
-        X^(L)) and each one's own (the rest of its move), on the plane the `projection` beat
-        left: each arrow's shadow drawn where it really points on the plane (round 35: the
-        own arrows were drawn in columns, all turned one way). One idea at a time (round 37:
-        the frame was crowded): one shared arrow; the corner where the own arrows grow,
-        magnified in the empty side column (round 36 laid the box over the paths), opened
-        first and kept while (round 38) one sentence at a time gets its copy of the shared
-        arrow (a ring at its start in its colour) and its own arrow (round 37 drew the three
-        copies at once, on top of each other); the sentences that start at the same X^(0)
-        lit together as that is said; the box gone before the bars of every arrow's full
-        length come; then one arrow seen side-on casting its shadow onto the plane, which
-        fills its bar, the shared arrow's first, then an own one's; the close lights the
-        shared arrow, then (round 38) the own arrows and their parts off the plane."""
-        # (no lead-in: the same plane goes on; the voice starts with the beat)
-        # (round 39: the banks are done one at a time while "own arrow from ..." is said; the
-        # sentence after it, "banks one and two start at the same X zero", was cut)
-        pca = self.stage.pca
-        v, pr = self.v, self.v.projection
-        plane, back, trails, dots = pca.plane, pca.back, pca.trails, pca.dots
-        # the ends' comparison has been read: it leaves as the split is said
-        self.play(*[FadeOutPlace(m) for m in pca.read], run_time=0.6)
-        for m in pca.read:
-            self.remove(*m.get_family())
-        self.stage.other = [back]
-        sb = self.split_bars(pca.left, pca.top)
-        a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
-        # "split each bank's net move, from X zero to X six, into two arrows": the paths step
-        # back (the arrows are drawn over them), X^(0) and X^(L) lit; X^(0)'s label steps off
-        # the line the shared arrow will take (clear of the axes' names)
-        self.hold_until_moment(M.SPLIT)
-        # (the grid's scale, read in the beat before, steps back: the split reads lengths off
-        # its bars, and the shared arrow or the magnified corner's box may meet the scale:
-        # round 38's box touched it)
-        self.play(DimPlace(trails, 0.35), DimPlace(pca.scale, 0.0),
-                  *self.clear_of_line(pca.start, plane.c2p(*pr.xy.raw[0][0]), a0, a1,
-                                      avoid=pca.names), run_time=0.8)
-        self.pulse(pca.start, pca.end, run_time=max(0.6, min(1.6, 0.8 * (
-            self.said(M.ONE_ARROW) - self.time))))
-        # "one arrow all three banks share": the mean of the three X^(0), and the shared
-        # arrow's shadow on the plane grows from it as it is said
-        mean0 = Dot(a0, radius=0.08, color=T.TEXT)
-        mean1 = Dot(a1, radius=0.08, color=T.TEXT)
-        shadow = Arrow(a0, a1, buff=0, color=T.TEXT, stroke_width=5,
-                       max_tip_length_to_length_ratio=0.06)
-        self.hold_until_moment(M.ONE_ARROW)
-        self.play(FadeInPlace(mean0), run_time=0.4)
-        self.play(GrowArrow(shadow), run_time=max(0.8, min(3.0, 0.9 * (
-            self.said(M.MEAN_START) - self.time))))
-        # "from their mean start": that dot and the X^(0) it is the mean of
-        self.hold_until_moment(M.MEAN_START)
-        self.play(Indicate_(mean0, 1.4), Indicate_(pca.start, 1.0),
-                  run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END) - self.time))))
-        # "... to their mean end, 10.7 long": the mean of the three X^(L) at the tip; a copy
-        # of the arrow lies down in the side column as the bar of its length
-        self.hold_until_moment(M.MEAN_END)
-        self.play(FadeInPlace(mean1), Indicate_(dots, 1.0), run_time=0.6)
-        self.play(FadeInPlace(sb.names[0]), TransformFromCopy(shadow, sb.outlines[0]),
-                  run_time=0.9)
-        self.play(FadeInPlace(sb.nums[0]), run_time=0.3)
-        # (round 39) "where sentence one's output state is 10.1": said under the
-        # shared bar, written in the caption (plan output_norm) while the corner is magnified
-        if self.has(M.NORM):
-            self.hold_until_moment(M.NORM)
-            self.sub_caption(f"for scale: sentence 1's output state is "
-                             f"{float(pr.output_norm):.1f} long")
-            self.pulse(sb.outlines[0], sb.nums[0], run_time=0.8)
-        # (round 38) "then, magnified here, one bank at a time: the shared arrow drawn again
-        # from that bank's start, and the bank's own arrow from its tip to the bank's end": the
-        # corner where the copies' tips land is boxed and magnified in the empty column under
-        # the shared bar first, and stays while the banks are done one after another (round
-        # 37: the three copies came at once, on top of each other, and the box was up 4 s)
-        xy, own_xy = pr.xy.raw, pr.own_xy.raw
-        n_c = len(self.colors)
-        copies = [Arrow(plane.c2p(*xy[c][0]), plane.c2p(*own_xy[c][0]), buff=0, color=T.TEXT,
-                        stroke_width=3, max_tip_length_to_length_ratio=0.05)
-                  for c in range(n_c)]
-        own = VGroup(*[Arrow(plane.c2p(*own_xy[c][0]), plane.c2p(*own_xy[c][1]), buff=0,
-                             color=col, stroke_width=5, max_tip_length_to_length_ratio=0.45,
-                             max_stroke_width_to_length_ratio=40)
-                       for c, col in enumerate(self.colors)])
-        top = sb.outlines[0].get_bottom()[1] - 0.3
-        W = min(5.6, 7.11 - T.EDGE - pca.left)
-        H = min(3.0, top - (BOTTOM + 0.1))
-        lens = self.corner_lens(
-            window=[*[a.get_start() for a in own], *[a.get_end() for a in own]],
-            shared=[(a0, a1), *[(cp.get_start(), cp.get_end()) for cp in copies]],
-            own=[(a.get_start(), a.get_end(), col) for a, col in zip(own, self.colors)],
-            place=np.array([pca.left + W / 2, top - H / 2, 0.0]), size=(W, H))
-        if not lens.useful:         # (own arrows long on the plane: seen there as they are)
-            lens = None
-        first = min(self.said(M.INSET), self.said(M.OWN_START))
-        self.hold_until(first - 0.1)
-        self.play(FadeOutPlace(mean0), FadeOutPlace(mean1), run_time=0.4)
-        self.remove(mean0, mean1)
-        if lens is not None:
-            self.play(Create(lens.window), run_time=0.5)
-            self.play(TransformFromCopy(lens.window, lens.frame), run_time=0.8)
-            self.play(FadeInPlace(lens.ends), FadeInPlace(lens.label),
-                      *([FadeInPlace(lens.shared[0])] if lens.shared[0] is not None else []),
-                      run_time=0.5)
-        # one bank at a time, paced to be done as the voice moves on: a ring at that bank's
-        # X^(0) in its colour, the shared arrow (the last copy) moves there, its magnified tip
-        # with it; then the bank's own arrow grows from that tip to its X^(L), in both
-        until = self.said(M.FULL) - 0.6
-        shared = VGroup(shadow)
-        # (what stands for each copy on screen: the first copy is the shared arrow itself,
-        # moved; in the box, the shared arrow's magnified tip, moved, then new ones)
-        shown_plane, shown_lens = [], []
-        lens_prev = lens.shared[0] if lens is not None else None
-        for c in range(n_c):
-            if c == 0:
-                self.hold_until(self.said(M.OWN_START) - 0.1)
-            per = max(1.2, (until - self.time) / (n_c - c))
-            ring = Circle(radius=0.17, color=self.colors[c], stroke_width=4).move_to(
-                plane.c2p(*xy[c][0]))
-            if c == 0:
-                moves = [Transform(shadow, copies[0])]
-                shown_plane.append(shadow)
-            else:
-                moves = [TransformFromCopy(shown_plane[-1], copies[c])]
-                shown_plane.append(copies[c])
-                shared.add(copies[c])
-            target = lens.shared[c + 1] if lens is not None else None
-            if target is not None:
-                if lens_prev is None:
-                    moves.append(FadeInPlace(target))
-                    lens_prev = target
-                elif c == 0:
-                    moves.append(Transform(lens_prev, target))
-                else:
-                    moves.append(TransformFromCopy(lens_prev, target))
-                    lens_prev = target
-            shown_lens.append(lens_prev if target is not None else None)
-            self.play(Create(ring), *moves, run_time=max(0.6, 0.4 * per))
-            if c == 0:
-                self.hold_until(self.said(M.OWN) - 0.1)
-            self.play(GrowArrow(own[c]), *([GrowArrow(lens.own[c])] if lens else []),
-                      FadeOut(ring), run_time=max(0.6, 0.45 * per))
-            self.remove(ring)
-        self.bring_to_front(dots)
-        if lens is not None and self.has(M.INSET):
-            self.hold_until(self.said(M.INSET) - 0.1)
-            self.emphasize(lens.label, run_time=max(0.6, min(1.5, 0.85 * (
-                self.said(M.FULL) - self.time))))
-        # "in all 384 coordinates, the longest own arrow, the money bank's, is under half as
-        # long as the shared one": the box shrinks back into its corner and leaves; the own
-        # arrows' full lengths come as bars under the shared one (grown, not laid from the
-        # box: the box shows their shadows), the longest lit, the shared bar's half marked
-        self.hold_until_moment(M.FULL)
-        if self.has(M.NORM):
-            self.sub_caption(self.beat.get("caption") or "")
-        if lens is not None:
-            inner = VGroup(lens.frame, lens.ends, lens.own, lens.label, *{
-                id(m): m for m in [lens.shared[0], *shown_lens] if m is not None}.values())
-            # (round 39: shrunk into its source box as it fades; a Transform of the whole
-            # box into the small one read as a smeared raster for a few frames)
-            self.play(FadeOut(inner, scale=float(lens.window.width / lens.frame.width),
-                              target_position=lens.window.get_center()), run_time=0.7)
-            self.play(FadeOutPlace(lens.window), run_time=0.3)
-            self.remove(*inner.get_family(), *lens.window.get_family())
-        self.play(FadeInPlace(sb.head), *[FadeInPlace(m) for m in sb.names[1:]],
-                  LaggedStart(*[GrowFromEdge(o, LEFT) for o in sb.outlines[1:]],
-                              lag_ratio=0.3), run_time=1.2)
-        self.play(*[FadeInPlace(m) for m in sb.nums[1:]], run_time=0.4)
-        k = int(pr.own_longest)
-        self.pulse(sb.outlines[k + 1], sb.names[k + 1], sb.nums[k + 1], run_time=max(
-            0.8, min(1.6, 0.85 * (self.said(M.HALF) - self.time))))
-        # (the half mark only where every own arrow is under it: plan answer.shared)
-        half = [sb.half, sb.half_label] if pr.answer.shared.value else []
-        self.hold_until(self.said(M.HALF) - 0.3)
-        if half:
-            self.play(Create(sb.half), FadeInPlace(sb.half_label), run_time=0.6)
-        self.wait(max(0.1, min(2.0, 0.85 * (self.said(M.SHARED_SUM) - self.time) - 0.4)))
-        if half:
-            self.play(*[FadeOutPlace(m) for m in half], run_time=0.35)
-            self.remove(*[x for m in half for x in m.get_family()])
-        # "why all three share it is not measured here": the shared arrows and their bar lit,
-        # the words under the bars
-        self.hold_until_moment(M.SHARED_SUM)
-        self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0])],
-                  FadeInPlace(sb.unknown, rate_func=squish_rate_func(smooth, 0.0, 0.5)),
-                  run_time=max(0.6, min(1.4, 0.85 * (self.said(M.NOT_MEASURED) - self.time))))
-        # "the plane shows each arrow's shadow, its projection onto the plane": the shared
-        # arrow seen side-on, the plane an edge-on line under the bars: its bar lies down on
-        # the line and tilts up by its angle to the plane; a drop from its tip marks its
-        # shadow on the line
-        self.hold_until_moment(M.WAYS)
-        self.play(FadeOutPlace(sb.unknown), run_time=0.3)
-        self.remove(*sb.unknown.get_family())
-        # (round 39: said to be a schematic: the plane's edge-on line stands for all the
-        # directions off it)
-        self.sub_caption(f"side view, schematic: all {int(pr.d_model) - 2} off-plane "
-                         "directions drawn as one")
-        self.play(Create(sb.line), FadeInPlace(sb.line_names), run_time=0.6)
-        first = self.cast_shadow(sb, 0, until=self.said(M.LIES_IN))
-        # "the shared arrow lies nearly in the plane: its shadow keeps most of its length":
-        # the shadow rises into the bar as its fill
-        self.hold_until_moment(M.LIES_IN)
-        self.play(TransformFromCopy(first[-1], sb.fills[0]), run_time=1.0)
-        self.play(Indicate_(sb.fills[0], 1.0), Indicate_(first[-1], 1.0), run_time=max(
-            0.6, min(1.6, 0.8 * (self.said(M.LIES_OFF) - self.time))))
-        # "each own arrow points mostly off the plane: its shadow is short": the longest own
-        # arrow does the same, nearly upright; its short shadow fills its bar, and the other
-        # own bars fill to theirs
-        self.hold_until_moment(M.LIES_OFF)
-        self.play(FadeOutPlace(first), run_time=0.4)
-        self.remove(*first.get_family())
-        second = self.cast_shadow(sb, k + 1, until=self.said(M.LIES_OFF) + 2.6)
-        # (round 38: the other own bars fill with it, one play: the side view was still up a
-        # second into the next sentence)
-        others = [f for i, f in enumerate(sb.fills[1:]) if i != k]
-        self.play(TransformFromCopy(second[-1], sb.fills[k + 1]),
-                  *[GrowFromEdge(f, LEFT, rate_func=squish_rate_func(smooth, 0.3, 1.0))
-                    for f in others], run_time=1.0)
-        # "so the net moves of all three banks are mostly the shared arrow": the side view
-        # leaves (the fills' key comes in its place); the shared arrows and their bar lit
-        self.hold_until(self.said(M.NET) - 0.5)
-        self.sub_caption(self.beat.get("caption") or "")
-        self.play(FadeOutPlace(VGroup(second, sb.line, sb.line_names)),
-                  FadeInPlace(sb.legend), run_time=0.5)
-        self.remove(*second.get_family(), *sb.line.get_family(), *sb.line_names.get_family())
-        end = self.beat_start + self.beat_end(beat)
-        # (round 38b) "... what differs in their moves is their own arrows, under half its length
-        # and mostly off the plane": said after the shared arrow's part, on the own arrows and
-        # their bars (the split tied to the title's question)
-        own_said = self.has(M.NET_OWN) and self.said(M.NET_OWN) > self.said(M.NET) + 0.8
-        self.hold_until_moment(M.NET)
-        self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0], sb.fills[0])],
-                  run_time=max(0.8, min(2.0, 0.8 * ((self.said(M.NET_OWN) if own_said
-                                                     else end) - self.time))))
-        kept = []
-        if own_said:
-            # the own arrows and their bars lit; "... mostly off the plane": the own bars'
-            # parts off the plane lit, as the closing shows them (the half mark is not
-            # redrawn: its name met the fills' key under the bars)
-            self.hold_until(self.said(M.NET_OWN) - 0.1)
-            mine = [*own, *sb.names[1:], *sb.outlines[1:], *sb.fills[1:]]
-            self.play(*[Indicate_(m, 1.0) for m in mine],
-                      run_time=max(0.8, min(1.6, 0.3 * (end - self.time))))
-            off = self.off_plane_parts(sb)
-            self.play(FadeIn(off), run_time=0.6)
-            kept.append(off)
-            if end - self.time > 0.8:
-                self.play(*[Indicate_(m, 1.0) for m in off],
-                          run_time=max(0.6, min(2.0, 0.85 * (end - self.time))))
-        self.stage.other = [back, sb.all, shared, own, *kept]
-
-    def off_plane_parts(self, sb) -> VGroup:
-        """The own bars' unfilled parts (each own arrow's part off the plane), lit, and
-        "off the plane" beside the longest own bar where the bars leave room before their
-        numbers (not shown)."""
-        off = VGroup(*[Rectangle(width=max(0.02, o.width - f.width), height=o.height,
-                                 stroke_width=0, fill_color=T.POINTER, fill_opacity=0.35)
-                       .move_to([(f.get_right()[0] + o.get_right()[0]) / 2, o.get_y(), 0])
-                       for o, f in zip(sb.outlines[1:], sb.fills[1:])])
-        # (round 39: a key of its own under the fills' key: beside the longest bar it read
-        # with the number after it, "off the plane 4.3")
-        name = inline(Rectangle(width=0.3, height=0.18, stroke_width=0, fill_color=T.POINTER,
-                                fill_opacity=0.35), txt("lit: the part off the plane", SIZE,
-                                                        T.POINTER))
-        name.next_to(sb.legend, DOWN, buff=0.14).align_to(sb.legend, LEFT)
-        if name.get_bottom()[1] > BOTTOM + 0.05:
-            off.add(name)
-        return off
-
-    def cast_shadow(self, sb, i: int, until: float) -> VGroup:
-        """Arrow i of the split (0: the shared one, then each own one) seen side-on: a copy of
-        its bar's outline lies down on the edge-on plane's line as an arrow of its full length,
-        tilts up by its angle to the plane (plan shared_shown / own_shown: the cosine of that
-        angle), a dashed drop from its tip, and its shadow grows along the line under it; paced
-        to end by `until`. Returns VGroup(arrow, drop, shadow), on screen."""
-        o = sb.origin
-        length = sb.lengths[i] * sb.ku
-        share = float(np.clip(sb.shown[i], 0.0, 1.0))
-        angle = float(np.arccos(share))
-        col = sb.colors[i]
-        arrow = Arrow(o, o + RIGHT * length, buff=0, color=col, stroke_width=4,
-                      max_tip_length_to_length_ratio=0.12, max_stroke_width_to_length_ratio=40)
-        tip = o + length * np.array([np.cos(angle), np.sin(angle), 0.0])
-        foot = np.array([tip[0], o[1], 0.0])
-        drop = DashedLine(tip, foot, dash_length=0.07, color=col, stroke_width=2)
-        shadow = Rectangle(width=max(0.02, length * share), height=0.12, stroke_width=0,
-                           fill_color=col, fill_opacity=0.9)
-        shadow.move_to(o + RIGHT * length * share / 2)
-        room = max(2.4, 0.9 * (until - self.time))
-        self.play(TransformFromCopy(sb.outlines[i], arrow), run_time=0.3 * room)
-        self.play(Rotate(arrow, angle, about_point=o), run_time=0.35 * room)
-        self.play(Create(drop), GrowFromEdge(shadow, LEFT), run_time=0.35 * room)
-        return VGroup(arrow, drop, shadow)
-
-    def corner_lens(self, window, shared, own, place, size):
-        """The corner of the plane round the points `window` (the own arrows' ends) boxed, and
-        that box magnified in the empty place `place` (its centre) `size` large (round 37: in
-        the side column, not over the paths): an integer factor in half steps, written in it;
-        what the box holds of the shared arrows `shared` ((start, tip), cut at its edges), the
-        banks' ends and the own arrows `own` ((start, end, colour)), each drawn magnified.
-        Returns its parts (not shown): window, frame, shared (per entry of `shared`, its cut
-        magnified, or None where it misses the box), ends (the banks' ends), own (the own
-        arrows magnified), label, and useful: whether it magnifies at least 2.5 times (else
-        the own arrows are long enough to be seen on the plane)."""
-        W, H = size
-        pts = np.array(window)
-        lo, hi = pts.min(axis=0), pts.max(axis=0)
-        c_reg = (lo + hi) / 2
-        span = np.maximum(hi - lo, 1e-3) + 0.1          # (a margin round the arrows)
-        # (room kept for the factor's line at the box's top)
-        k = float(max(1.0, min(12.0, np.floor(2 * min(0.9 * W / span[0],
-                                                      0.78 * H / span[1])) / 2)))
-        w, h = W / k, H / k
-        win = Rectangle(width=w, height=h, color=T.POINTER, stroke_width=2.5).move_to(c_reg)
-        frame = Rectangle(width=W, height=H, stroke_color=T.POINTER, stroke_width=2.5,
-                          fill_color=T.BACKGROUND, fill_opacity=1).move_to(place)
-        c_in = np.array(place, dtype=float)
-
-        def f(p):
-            return c_in + k * (np.array(p) - c_reg)
-        box_lo = c_reg - np.array([w / 2, h / 2, 0])
-        box_hi = c_reg + np.array([w / 2, h / 2, 0])
-        # (the paths are left out: magnified, their bits read as arrows)
-        cuts = []
-        for a, b in shared:
-            cut = clip_segment(a, b, box_lo, box_hi)
-            cuts.append(None if cut is None else Arrow(
-                f(cut[0]), f(cut[1]), buff=0, color=T.TEXT, stroke_width=3,
-                max_tip_length_to_length_ratio=0.25, max_stroke_width_to_length_ratio=40))
-        ends = VGroup(*[Dot(f(b), radius=0.08, color=col) for _, b, col in own])
-        context = VGroup(*[m for m in cuts if m is not None], *ends)
-        arrows = VGroup(*[Arrow(f(a), f(b), buff=0, color=col, stroke_width=5,
-                                max_tip_length_to_length_ratio=0.3,
-                                max_stroke_width_to_length_ratio=40) for a, b, col in own])
-        label = txt(f"on the plane, magnified ×{k:g}", SIZE, T.POINTER)
-        if label.width > W - 0.2:
-            label = txt(f"magnified ×{k:g}", SIZE, T.POINTER)
-        # (in a corner inside the box where no magnified arrow or dot is, else the emptiest)
-        inner = np.array([p for m in (*context, *arrows) for p in m.get_all_points()])
-        best = None
-        for corner in (UL, UR, DL, DR):
-            label.move_to(frame.get_corner(corner) - corner * np.array(
-                [0.1 + label.width / 2, 0.08 + label.height / 2, 0]))
-            hits = covered(label, inner, pad=0.08)
-            if best is None or hits < best[0]:
-                best = (hits, label.get_center().copy())
-        label.move_to(best[1])
-
-        class Lens:
-            pass
-        ins = Lens()
-        ins.window, ins.frame, ins.shared, ins.ends, ins.own, ins.label = (
-            win, frame, cuts, ends, arrows, label)
-        ins.useful = k >= 2.5
-        return ins
-
-    def clear_of_line(self, label, at, a, b, avoid=()) -> list:
-        """The move (as a list of animations, maybe empty) that takes `label`, beside the
-        point `at`, off the segment a-b: to the first side of `at` where it touches neither
-        the segment, nor the mobjects `avoid`, nor the frame's edge."""
-        pts = np.array([a + (b - a) * t for t in np.linspace(0, 1, 80)])
-        if not covered(label, pts, pad=0.05):
-            return []
-        to = label.copy()
-        for d in (RIGHT, DR, DOWN, UR, DL, LEFT, UP, UL):
-            to.next_to(at, d, buff=0.18)
-            if not covered(to, pts, pad=0.05) and not any(
-                    overlaps(to, m, pad=0.04) for m in avoid) and \
-                    abs(to.get_right()[0]) < 7.11 - T.EDGE and to.get_left()[0] > -7.11 + T.EDGE:
-                return [label.animate.move_to(to)]
-        return []
-
-    def split_bars(self, left: float, top: float, right: float | None = None,
-                   side_view: bool = True):
-        """The bars of the split (not yet shown), in the column from `left` to `right` (the
-        frame's margin) under `top`: a head, and one row per arrow, the shared one first: its
-        name, an outlined bar of its full length in the full space (plan `shared_move`,
-        `own_parts`; one scale, fitted to the column), filled to its shadow's share on the
-        plane (`shared_shown`, `own_shown`) and its length; the shared bar's half (`half`,
-        `half_label`), the words "not measured" (`unknown`) and the fill's key (`legend`),
-        both on the line under the bars. With `side_view`, the scale also leaves room under
-        the bars for the side view of one arrow at a time over the plane seen edge-on (`line`,
-        `line_names`, `origin` under the bars' left end): the tallest arrow tilted by its
-        angle fits between the bars and the caption, the line and its name in the column."""
-        pr = self.v.projection
-        right = 7.11 - T.EDGE if right is None else right
-        head = inline(txt("full lengths, in all", SIZE, T.TEXT),
-                      Num(pr.d_model, decimals=0, size=SIZE), txt("dims:", SIZE, T.TEXT))
-        head.move_to([left + head.width / 2, top - head.height / 2, 0])
-        names = VGroup(txt("shared", SIZE, T.TEXT), *[
-            inline(txt("own", SIZE, T.TEXT), txt(f"{c + 1}", SIZE, col))
-            for c, col in enumerate(self.colors)])
-        lengths = [float(x) for x in (pr.shared_move, *pr.own_parts)]
-        shown = [float(x) for x in (pr.shared_shown, *pr.own_shown)]
-        colors = [T.TEXT, *self.colors]
-        nums = VGroup(*[Num(x, decimals=1, size=SIZE, color=col)
-                        for x, col in zip((pr.shared_move, *pr.own_parts), colors)])
-        bars_x = left + max(m.width for m in names) + 0.2
-        room = right - bars_x - 0.15 - max(m.width for m in nums)
-        ku = max(0.5, room) / max(1e-9, max(lengths))   # (any units)
-        step = 0.45
-        ys = [head.get_bottom()[1] - 0.4 - step * i for i in range(len(lengths))]
-        line_y = BOTTOM + 0.3
-        if side_view:       # (the tallest tilted arrow fits under the bars)
-            rise = max(x * float(np.sqrt(max(0.0, 1.0 - min(1.0, f) ** 2)))
-                       for x, f in zip(lengths, shown))
-            space = ys[-1] - 0.13 - 0.3 - line_y
-            if rise > 0:
-                ku = min(ku, max(0.1, space) / rise)
-            # (and the edge-on plane's line, as long as the longest bar, with its name)
-            name_w = txt("plane", SIZE, T.TEXT).width
-            ku = min(ku, max(0.5, right - bars_x - 0.32 - name_w) / max(1e-9, max(lengths)))
-        outlines, fills = VGroup(), VGroup()
-        for name, x, f, col, num, y in zip(names, lengths, shown, colors, nums, ys):
-            w = max(0.04, x * ku)
-            box = Rectangle(width=w, height=0.26, stroke_color=col, stroke_width=2.5,
-                            fill_opacity=0).move_to([bars_x + w / 2, y, 0])
-            fw = max(0.03, w * min(1.0, f))
-            fill = Rectangle(width=fw, height=0.26, stroke_width=0, fill_color=col,
-                             fill_opacity=0.85).move_to([bars_x + fw / 2, y, 0])
-            name.move_to([left + name.width / 2, y, 0])
-            # (one column right of the longest bar: clear of the shared bar's half mark)
-            num.move_to([bars_x + max(lengths) * ku + 0.15 + num.width / 2, y, 0])
-            outlines.add(box)
-            fills.add(fill)
-        x_half = bars_x + lengths[0] * ku / 2
-        y_top = outlines[0].get_top()[1] + 0.06
-        y_bot = outlines[-1].get_bottom()[1] - 0.06
-        half = DashedLine([x_half, y_top, 0], [x_half, y_bot, 0], dash_length=0.08,
-                          color=T.POINTER, stroke_width=3)
-        half_label = txt("half", SIZE, T.POINTER).next_to(half, DOWN, buff=0.08)
-        under = y_bot - 0.3
-        unknown = txt("why all share it: not measured here", SIZE, T.POINTER)
-        legend = inline(Rectangle(width=0.3, height=0.18, stroke_width=0, fill_color=T.TEXT,
-                                  fill_opacity=0.85),
-                        txt("filled: its shadow on the plane", SIZE, T.TEXT))
-        for m in (unknown, legend):
-            m.move_to([left + m.width / 2, under - m.height / 2, 0])
-        for m in (head, unknown, legend):
-            if m.get_right()[0] > right:                # (a long line: that line smaller)
-                m.scale((right - left) / m.width, about_edge=LEFT)
-        # the side view's plane, edge-on: a line from under the bars' left end, as long as the
-        # longest bar and a little more, named at its end
-        origin = np.array([bars_x, line_y, 0.0])
-        line = Line(origin + LEFT * 0.1, origin + RIGHT * (max(lengths) * ku + 0.2),
-                    color=T.TEXT, stroke_width=3)
-        # (named "plane" at its end; the caption says it is a side view: a name left of it
-        # reached the plane's scale)
-        line_names = VGroup(txt("plane", SIZE, T.TEXT).next_to(line, RIGHT, buff=0.12))
-
-        class Split:
-            pass
-        sp = Split()
-        sp.head, sp.names, sp.outlines, sp.fills, sp.nums = head, names, outlines, fills, nums
-        sp.half, sp.half_label, sp.unknown, sp.legend = half, half_label, unknown, legend
-        sp.line, sp.line_names, sp.origin = line, line_names, origin
-        sp.lengths, sp.shown, sp.colors, sp.ku = lengths, shown, colors, ku
-        # (what stays on screen at the beat's end, which the next beat clears)
-        sp.all = VGroup(head, names, outlines, fills, nums, legend)
-        return sp
-
     def beat_answer(self, beat) -> None:
         """The closing says both results, each on its own picture (round 37: it kept only the
         gap's). First the gap's chart, recalled whole at once (round 36: it was redrawn bar
         by bar, a 14-s replay): its last bar and number, then the part of it the last step
         added (a line at the bar before's height across to it, the part above lit) and (if
         said) the word the near sentence shares with sentence 1, underlined. Then the chart
-        leaves and the split's bars come back whole in its place: the move all share lit,
-        then the parts of the own arrows off the plane."""
+        leaves and the PCA plane comes back whole in its place, the key beside it as there:
+        the three paths lit, then the two ends' distances, in the plane and in the full space,
+        with "apart: mostly off this plane" (round 40: the split's bars, cut with the split)."""
         self.lead_in()
         st = self.stage
         lg, home = st.legend, st.legend_home
+        # (the plane as the projection beat left it, copied before it leaves: recalled below)
+        pca = getattr(st, "pca", None)
+        recall = None
+        if pca is not None:
+            recall = (pca.back.copy(), VGroup(*pca.read).copy(),
+                      list(pca.back.submobjects).index(pca.trails),
+                      lg.get_center().copy() if lg is not None and home is not None else None)
         self.clear(extra=[lg.animate.move_to(home)] if lg is not None and home is not None
                    else ())
         st.legend_home = None
@@ -1922,33 +1461,35 @@ class BankDriftScene(StoryboardScene):
                 self.emphasize(*words, run_time=max(0.8, min(2.5, 0.7 * (
                     self.said(M.CLOSE_MOVE) - self.time))))
             other += [note, marks]
-        # "and all three banks make mostly the same net move": the chart leaves, the split's
-        # bars come back whole in its place (the key under the title names the banks)
-        self.hold_until(self.said(M.CLOSE_MOVE) - 0.6)
-        self.play(*[FadeOutPlace(m) for m in other], run_time=0.5)
+        end = self.beat_start + self.beat_end(beat)
+        if recall is None:              # (no plane drawn before: the chart stays)
+            self.hold_until(end)
+            self.stage.other = other
+            return
+        back, read, trails, side_at = recall
+        # "and in a PCA plot of these states, the three banks take nearly the same path": the
+        # chart leaves, the plane comes back whole (the key moving aside as it did there), its
+        # three paths lit
+        self.hold_until(self.said(M.CLOSE_MOVE) - 0.8)
+        lg = self.stage.legend
+        self.play(*[FadeOutPlace(m) for m in other],
+                  *([lg.animate.move_to(side_at)] if lg is not None and side_at is not None
+                    else []), run_time=0.6)
         for m in other:
             self.remove(*m.get_family())
-        top = self.content_top() - 0.2
-        sb = self.split_bars(-3.6, top, right=3.6, side_view=False)
-        card = VGroup(sb.head, sb.names, sb.outlines, sb.fills, sb.nums, sb.legend)
-        card.shift(DOWN * max(0.0, 0.5 * ((top - BOTTOM) - card.height)))
-        self.play(FadeInPlace(card), run_time=0.6)
+        self.play(FadeInPlace(back), run_time=0.6)
         self.hold_until_moment(M.CLOSE_MOVE)
-        self.play(*[Indicate_(m, 1.0) for m in (sb.names[0], sb.outlines[0], sb.fills[0],
-                                                 sb.nums[0])],
-                  run_time=max(0.8, min(2.0, 0.85 * (self.said(M.CLOSE_OFF) - self.time))))
-        # "what sets them apart lies mostly off the plane": the own bars' unfilled parts, the
-        # part of each own arrow off the plane, lit and kept lit to the end
+        self.play(*[Indicate_(t, 1.0) for t in back[trails]],
+                  run_time=max(0.8, min(2.5, 0.85 * (self.said(M.CLOSE_OFF) - self.time))))
+        # "what sets them apart lies mostly off its plane": one pair's ends, 1.2 apart in the
+        # plane against 6.6 in the full space, and the words, back beside it, lit to the end
         self.hold_until_moment(M.CLOSE_OFF)
-        off = self.off_plane_parts(sb)
-        self.play(FadeIn(off), run_time=0.6)
-        end = self.beat_start + self.beat_end(beat)
+        self.play(FadeInPlace(read), run_time=0.6)
         if end - self.time > 0.3:
-            self.play(*[Indicate_(m, 1.0) for m in off],
-                      run_time=max(0.3, min(2.5, end - self.time)))
+            self.play(Indicate_(read, 1.0), run_time=max(0.3, min(2.5, end - self.time)))
         if end - self.time > 0.1:
             self.hold_until(end)
-        self.stage.other = [card, off]
+        self.stage.other = [back, read]
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
