@@ -86,6 +86,20 @@ def test_full_space_distances_are_the_traces_and_the_plane_shows_less(built):
     assert pr["full_start_distances"][0] == 0.0 and pr["full_start_distances"][1] > 0.1
 
 
+def test_word_numbers_are_the_drawn_words_counted_from_one(built):
+    """Round 40: the position tags say "word 6" when the focus word's number among the drawn
+    words (from 1) is its token position (the start token, never drawn, is position 0): a
+    student counting the words of the key gets the tag."""
+    from layerwise_templates.bank_drift.plan import word_number
+    _, plan, _ = built
+    ctx = plan["data"]["contexts"]
+    assert [c["word"] for c in ctx] == [6, 6, 2]
+    assert [c["word"] for c in ctx] == [c["positions"][0] for c in ctx]
+    assert ctx[0]["tokens"][0] == "[CLS]"
+    assert word_number("The Bank of the river.", "bank") == 2
+    assert word_number("No such word here.", "bank") == 0
+
+
 def test_river_and_money_bank_drift_apart(built):
     sb, plan, _ = built
     d = plan["data"]

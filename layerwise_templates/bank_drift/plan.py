@@ -71,7 +71,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "label": "embedding" if s == 0 else ("output" if s == L else f"X^({s})")}
               for s, h in enumerate(hooks)]
     contexts = [{"sentence": t.sentence, "focus": f, "positions": positions(t, f),
-                 "tokens": t.tokens} for t, f in zip(traces, focus)]
+                 "tokens": t.tokens, "word": word_number(t.sentence, f)}
+                for t, f in zip(traces, focus)]
 
     sim, base, curves = _curves(traces, focus)
 
@@ -273,6 +274,15 @@ def multiples(values: list[float], together: int) -> dict:
         return {"mid_times": 0, "last_times": 0}
     return {"mid_times": int(math.floor(max(mid) / small)) + 1 if mid else 0,
             "last_times": max(0, int(math.floor(values[-1] / small)))}
+
+
+def word_number(sentence: str, focus: str) -> int:
+    """(round 40) Which word of `sentence`, counted from 1 as a student counts the drawn
+    words, is the focus word (its first whole-word occurrence; 0 when absent). The position
+    tags say it when it equals the token position (a start token at 0, one token a word)."""
+    word = focus.partition("#")[0].lower()
+    return next((i + 1 for i, (w, _, _) in enumerate(sentence_words(sentence))
+                 if w.lower() == word), 0)
 
 
 def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:

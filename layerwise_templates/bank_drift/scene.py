@@ -44,7 +44,7 @@ from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, Ani
                    Circle, DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle,
-                   Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
+                   Transform, TransformFromCopy, Uncreate, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, ValueTracker, always_redraw,
                    GrowFromEdge, Rotate, Succession, linear, smooth, squish_rate_func)
 
@@ -67,8 +67,9 @@ NOTE_SIZE = 28                  # (round 36) a drawing's scale and the gap axis'
                                 # as 9-10 px at 22 (rotated, or grey)
 KEY_SIZE = SIZE                 # the sentences' key, the only key to the colours (round 37:
                                 # at 22 it read as 11-12 px under the title)
-MATH = 1.35 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) well above the 8 px floor
-PLANE_MATH = 1.15 * MATH        # the PCA plane's state labels: larger, read off the paths
+MATH = 1.65 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) well above the 8 px floor
+                                # (round 40: at 1.35 the scripts read as 8-9 px)
+PLANE_MATH = 1.0 * MATH         # the PCA plane's state labels (1.15 x the old 1.35)
 PLOT_WIDTH = 9.1
 NAME_WIDTH = 2.6                # the row-label column left of the plot
 ROW_STEP = 0.42                 # (round 37: 0.36 at the larger labels' size left rows touching)
@@ -86,6 +87,7 @@ SIDE_GAP = 0.55                 # between the PCA plane and its side column
 PLANE_MIN = 5.4                 # the PCA plane's least width (a longer key leaves that beat)
 BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
+SIDE_WORDS = 3                  # (round 40) ... beside the PCA plane: a narrower key, a wider plane
 WORD_GAP = 0.15                 # between a word and a number in one line (0.09 read "all3banks")
 
 
@@ -149,6 +151,7 @@ class Stage:
     legend_home: np.ndarray | None = None   # where the key was before a beat moved it aside
     legend_small: tuple | None = None   # (centre, width) under the title while shown large
     pca: object | None = None           # the PCA plane's parts, recalled by the closing
+    key_words: int = LEGEND_WORDS       # the key's window: words shown round the focus word
 
 
 class CosineChart(VGroup):
@@ -228,11 +231,21 @@ class BankDriftScene(StoryboardScene):
         picture reads as one more thing on screen, not as a pointer)."""
         big = [m for m in ms if m.width > 1.6 or m.height > 0.8
                or not any(is_text(x) for x in m.get_family())]
+        t = run_time if run_time is not None else 0.8
+        if not big and t > 1.2 and not kwargs:
+            # (round 40) held long, the box is drawn round its target and undrawn again: a box
+            # fading in over 2 s changed too little a frame to be seen moving (a still picture
+            # while the voice went on, 39 % of the frames)
+            boxes = VGroup(*[SurroundingRectangle(m, color=T.POINTER, buff=buff,
+                                                  stroke_width=3) for m in ms])
+            self.play(Create(boxes), *extra, run_time=0.5 * t)
+            self.play(Uncreate(boxes), run_time=0.5 * t)
+            self.remove(*boxes.get_family())
+            return
         if not big:
             super().emphasize(*ms, buff=buff, run_time=run_time, extra=extra, **kwargs)
             return
         small = [m for m in ms if not any(m is b for b in big)]
-        t = run_time if run_time is not None else 0.8
         boxes = VGroup(*[SurroundingRectangle(m, color=T.POINTER, buff=buff, stroke_width=3)
                          for m in small])
         family = self.get_mobject_family_members()
@@ -241,7 +254,9 @@ class BankDriftScene(StoryboardScene):
         anims = [Indicate_(x, 1.0) for m in big
                  for x in ([m] if any(m is f for f in family) else m.submobjects)]
         if small:
-            anims.append(Succession(FadeIn(boxes, run_time=0.5 * t),
+            anims.append(Succession(Create(boxes, run_time=0.5 * t),
+                                    Uncreate(boxes, run_time=0.5 * t)) if t > 1.2 else
+                         Succession(FadeIn(boxes, run_time=0.5 * t),
                                     FadeOut(boxes, run_time=0.5 * t)))
         self.play(*anims, *extra, run_time=t)
         self.remove(*boxes.get_family())
@@ -270,7 +285,7 @@ class BankDriftScene(StoryboardScene):
     def stretch(self, moment: str, default: float, cap: float = 4.0) -> float:
         """Run time that stretches an animation towards the moment `moment` is spoken (so the
         picture keeps moving while the voice gets there); `default` when silent."""
-        return max(default, min(cap, 0.85 * (self.said(moment) - self.time)))
+        return max(default, min(cap, 0.92 * (self.said(moment) - self.time)))
 
     # --- the stage ----------------------------------------------------------------------
     def sub_caption(self, text: str) -> None:
@@ -348,24 +363,9 @@ class BankDriftScene(StoryboardScene):
         frame, and `settle_legend` shrinks it to its place under the title."""
         st = self.stage
         if st.legend is None:
-            rows = VGroup()
-            for i, c in enumerate(self.v.contexts):
-                word = c.focus.value.partition("#")[0]
-                text = window(c.sentence.value, word)
-                rows.add(inline(Dot(radius=0.09, color=self.colors[i]),
-                                txt(f"{i + 1}", KEY_SIZE, self.colors[i]),
-                                highlighted(text, word, self.colors[i], KEY_SIZE)))
-            several = [c for c in self.v.contexts if len(c.positions) > 1]
-            if several:                 # one definition of the word: the mean of its tokens
-                word = several[0].focus.value.partition("#")[0]
-                rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
-                             SIZE, T.TEXT))
-            rows.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-            width = 14.22 - 2 * T.EDGE
-            if rows.width > width:                   # the floor: 18 -> at most 14 px scale
-                rows.scale_to_fit_width(max(width, rows.width * 0.8))
+            rows = self.key_rows(LEGEND_WORDS)
             rows.move_to([0, TOP - rows.height / 2, 0])
-            st.legend = rows
+            st.legend, st.key_words = rows, LEGEND_WORDS
             if big:                         # large and centred until settle_legend
                 st.legend_small = (rows.get_center(), rows.width)
                 rows.scale(min(BIG_KEY, (14.22 - 2 * T.EDGE) / rows.width)).move_to(ORIGIN)
@@ -374,9 +374,54 @@ class BankDriftScene(StoryboardScene):
             else:
                 self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
         elif st.legend_home is not None:             # moved aside by a beat: back under the title
-            self.play(st.legend.animate.move_to(st.legend_home), run_time=0.6)
+            home = st.legend_home
+            anim, done = self.key_move(LEGEND_WORDS, lambda m: m.move_to(home))
+            self.play(anim, run_time=0.6)
+            done()
             st.legend_home = None
         return st.legend
+
+    def key_rows(self, words: int) -> VGroup:
+        """The key's rows: each sentence (a window of `words` round its focus word), the
+        focus word in its sentence's colour; a line for a word of several tokens."""
+        rows = VGroup()
+        for i, c in enumerate(self.v.contexts):
+            word = c.focus.value.partition("#")[0]
+            text = window(c.sentence.value, word, words)
+            rows.add(inline(Dot(radius=0.09, color=self.colors[i]),
+                            txt(f"{i + 1}", KEY_SIZE, self.colors[i]),
+                            highlighted(text, word, self.colors[i], KEY_SIZE)))
+        several = [c for c in self.v.contexts if len(c.positions) > 1]
+        if several:                 # one definition of the word: the mean of its tokens
+            word = several[0].focus.value.partition("#")[0]
+            rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
+                         SIZE, T.TEXT))
+        rows.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        width = 14.22 - 2 * T.EDGE
+        if rows.width > width:                   # the floor: 18 -> at most 14 px scale
+            rows.scale_to_fit_width(max(width, rows.width * 0.8))
+        return rows
+
+    def key_move(self, words: int, place):
+        """(round 40) The key moves to where `place` (a function that positions a mobject)
+        puts it, as a window of `words` round each focus word: it changes shape as it moves
+        when that differs from what it shows (beside the PCA plane it is narrower). Returns
+        (animation, done): call done() after playing it."""
+        st = self.stage
+        old = st.legend
+        if words == st.key_words:
+            to = place(old.copy()).get_center()
+            return old.animate.move_to(to), (lambda: None)
+        new = place(self.key_rows(words))
+
+        def done() -> None:
+            self.remove(*old.get_family())
+            self.add(new)
+            st.legend, st.key_words = new, words
+        # (the old words go towards the new place as the new come from the old: a glyph morph
+        # read as scrambled letters mid-way)
+        return AnimationGroup(FadeOut(old, target_position=new.get_center()),
+                              FadeIn(new, target_position=old.get_center())), done
 
     def settle_legend(self, run_time: float = 0.8) -> None:
         """The key shown large by legend(big=True) shrinks to its place under the title."""
@@ -394,7 +439,8 @@ class BankDriftScene(StoryboardScene):
         focus word) and the focus word."""
         c = self.v.contexts[k]
         word = c.focus.value.partition("#")[0]
-        return self.stage.legend[k][-1], window(c.sentence.value, word), word
+        return self.stage.legend[k][-1], window(c.sentence.value, word,
+                                                self.stage.key_words), word
 
     def focus_glyphs(self, k: int):
         """The glyphs of sentence k's focus word in the key (the first occurrence), or the
@@ -668,15 +714,27 @@ class BankDriftScene(StoryboardScene):
             show()
 
     def position_labels(self, legend: VGroup) -> VGroup:
-        """Beside each sentence of the key: the position of its focus word (not yet shown)."""
+        """Beside each sentence of the key: the position of its focus word (not yet shown);
+        (round 40) said as "word 6" when every such position is the word's number counted
+        from 1 among the drawn words (plan contexts[i].word: the unshown start token is
+        position 0), so a student counting the words gets the tag."""
         x = legend.get_right()[0] + 0.4
+        name, at = self.place_of()
         labels = VGroup()
         for i, (row, c) in enumerate(zip(legend, self.v.contexts)):
-            lab = inline(txt("position", SIZE, T.TEXT),
-                         Num(c.positions[0], decimals=0, size=SIZE, color=self.colors[i]))
+            lab = inline(txt(name, SIZE, T.TEXT),
+                         Num(at(c), decimals=0, size=SIZE, color=self.colors[i]))
             lab.move_to([x + lab.width / 2, row.get_y(), 0])
             labels.add(lab)
         return labels
+
+    def place_of(self):
+        """How a focus word's place is named: ("word", its number from 1 among the drawn
+        words) when that is its token position in every sentence, else ("position", the
+        token position)."""
+        if all(c.word.value == c.positions[0].value for c in self.v.contexts):
+            return "word", (lambda c: c.word)
+        return "position", (lambda c: c.positions[0])
 
     def angle_at(self, deg: float, color):
         """The angle panel's second arrow at `deg` from the first, its arc and θ."""
@@ -1065,14 +1123,17 @@ class BankDriftScene(StoryboardScene):
             if self.has(M.LESSON) and len(steps) == 2:
                 self.hold_until_moment(M.LESSON)
                 end = self.beat_start + self.beat_end(beat)
-                t = max(1.2, min(5.0, 0.9 * (end - self.time)))
+                t = max(1.2, min(8.5, 0.92 * (end - self.time) - 0.4))
                 near_seg = chart.curves[f"adj{int(g.near.value)}"][0][-1]
                 self.play(Indicate_(VGroup(*steps[1].submobjects[1:]) if
-                                    self.step_labels_backed else steps[1], 1.0),
-                          run_time=0.4 * t)
+                                    self.step_labels_backed else steps[1], 1.12),
+                          run_time=0.45 * t)
                 self.play(near_seg.animate.set_stroke(width=8), Indicate_(
                     VGroup(*steps[0].submobjects[1:]) if self.step_labels_backed
-                    else steps[0], 1.0), run_time=0.6 * t)
+                    else steps[0], 1.12), run_time=0.55 * t)
+                # (round 40: back to its width as the lesson ends: the thick last step stayed
+                # into the gap beat, 6 s over "a bar at every state")
+                self.play(near_seg.animate.set_stroke(width=3), run_time=0.4)
         self.adopt(chart, labels, head, box)
         chart.box = VGroup(labels, head, box)     # they leave with the baseline's pieces
         del base
@@ -1123,8 +1184,11 @@ class BankDriftScene(StoryboardScene):
         # caption (round 35: about half the frame, it was 43 % of its width)
         top = TOP
         # (round 37: the key at its larger size still fits the side column: the plane gives up
-        # the width it needs, down to PLANE_MIN wide)
-        fit = 7.11 - T.EDGE - legend.width - 0.05 - SIDE_GAP - (-7.11 + T.EDGE + LABEL_ROOM)
+        # the width it needs, down to PLANE_MIN wide; round 40: the key there a narrower
+        # window round each focus word, the plane wider: 340 px of 854 read as small)
+        words = min(SIDE_WORDS, self.stage.key_words)
+        side_key = self.key_rows(words)
+        fit = 7.11 - T.EDGE - side_key.width - 0.05 - SIDE_GAP - (-7.11 + T.EDGE + LABEL_ROOM)
         height, width = top - BOTTOM, min(8.2, max(PLANE_MIN, fit))
         unit = min(width / (x1 - x0), height / (y1 - y0))
         plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
@@ -1138,16 +1202,20 @@ class BankDriftScene(StoryboardScene):
         side_x = plane.get_right()[0] + SIDE_GAP
         # the key, moved (not faded) to the top of the side column
         self.stage.legend_home = legend.get_center().copy()
-        if legend.width <= 7.11 - T.EDGE - side_x:
+        if side_key.width <= 7.11 - T.EDGE - side_x:
             # (with the last beat's pictures leaving: no stage left empty meanwhile)
-            self.clear(extra=[legend.animate.move_to([side_x + legend.width / 2,
-                                                      TOP - legend.height / 2, 0])])
+            anim, done = self.key_move(words, lambda m: m.move_to(
+                [side_x + m.width / 2, TOP - m.height / 2, 0]))
+            self.clear(extra=[anim])
+            done()
+            legend = self.stage.legend
             top = legend.get_bottom()[1] - 0.35
         else:       # a long sentence's key does not fit the side column: it leaves this beat
             self.clear()
             self.play(FadeOutPlace(legend), run_time=0.6)
             self.remove(*legend.get_family())
             self.stage.legend = self.stage.legend_home = None
+            self.stage.key_words = LEGEND_WORDS
             top = TOP - 0.1
         self.voice_on()
         head = VGroup(
@@ -1205,7 +1273,7 @@ class BankDriftScene(StoryboardScene):
             for corner in (DR, DL, UR, UL, DOWN):
                 scale_bar.move_to(plane.get_corner(corner) - corner * np.array(
                     [0.15 + scale_bar.width / 2, 0.12 + scale_bar.height / 2, 0]))
-                hits = (covered(scale_bar, end_pts, pad=0.12),
+                hits = (covered(scale_bar, end_pts, pad=0.3),    # (round 40: was 0.12)
                         covered(scale_bar, near_pts, pad=0.3))
                 if best is None or hits < best[0]:
                     best = (hits, scale_bar, scale_bar.get_center().copy())
@@ -1331,6 +1399,10 @@ class BankDriftScene(StoryboardScene):
         # the segment lies down in the column as the plane's bar, its length beside it
         self.play(TransformFromCopy(seg, rows[2][0]), run_time=0.9)
         self.play(FadeInPlace(rows[2][1]), run_time=0.3)
+        # (round 40: the segment and its number lit while the voice gets to the full space)
+        if self.said(M.SENTENCE_MOVES) - self.time > 0.8:
+            self.play(Indicate_(seg, 1.0), Indicate_(rows[2], 1.0),
+                      run_time=min(2.5, 0.92 * (self.said(M.SENTENCE_MOVES) - self.time)))
         # "in the full space, 6.6": its bar grows under the plane's, from the same edge
         self.hold_until_moment(M.SENTENCE_MOVES)
         self.play(FadeInPlace(rows[3]), run_time=0.3)
@@ -1350,7 +1422,8 @@ class BankDriftScene(StoryboardScene):
         # (round 33: the length, read, steps back: the answer is read against 1.2 vs 6.6)
         self.play(FadeInPlace(off), *([DimPlace(rows[5], 0.4), DimPlace(rows[6], 0.4)]
                                       if norm_said else []), run_time=0.4)
-        self.emphasize(off, run_time=0.8)
+        self.emphasize(off, run_time=max(0.8, min(2.5, 0.92 * (
+            self.beat_start + self.beat_end(beat) - self.time))))
         # the plane as drawn, and what was read beside it: the closing recalls both
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
                       scale_bar)
@@ -1416,9 +1489,14 @@ class BankDriftScene(StoryboardScene):
         if pca is not None:
             recall = (pca.back.copy(), VGroup(*pca.read).copy(),
                       list(pca.back.submobjects).index(pca.trails),
-                      lg.get_center().copy() if lg is not None and home is not None else None)
-        self.clear(extra=[lg.animate.move_to(home)] if lg is not None and home is not None
-                   else ())
+                      (lg.get_corner(UL).copy(), st.key_words)
+                      if lg is not None and home is not None else None)
+        if lg is not None and home is not None:
+            anim, done = self.key_move(LEGEND_WORDS, lambda m: m.move_to(home))
+            self.clear(extra=[anim])
+            done()
+        else:
+            self.clear()
         st.legend_home = None
         self.legend()
         v, g = self.v, self.v.gap
@@ -1458,8 +1536,8 @@ class BankDriftScene(StoryboardScene):
             words, marks = self.shared_marks(j)
             self.play(FadeInPlace(note), *([Create(marks)] if words else []), run_time=0.6)
             if words:
-                self.emphasize(*words, run_time=max(0.8, min(2.5, 0.7 * (
-                    self.said(M.CLOSE_MOVE) - self.time))))
+                self.emphasize(*words, run_time=max(0.8, min(3.5, 0.92 * (
+                    self.said(M.CLOSE_MOVE) - self.time) - 0.8)))
             other += [note, marks]
         end = self.beat_start + self.beat_end(beat)
         if recall is None:              # (no plane drawn before: the chart stays)
@@ -1471,16 +1549,21 @@ class BankDriftScene(StoryboardScene):
         # chart leaves, the plane comes back whole (the key moving aside as it did there), its
         # three paths lit
         self.hold_until(self.said(M.CLOSE_MOVE) - 0.8)
-        lg = self.stage.legend
-        self.play(*[FadeOutPlace(m) for m in other],
-                  *([lg.animate.move_to(side_at)] if lg is not None and side_at is not None
-                    else []), run_time=0.6)
+        moves, done = [], (lambda: None)
+        if self.stage.legend is not None and side_at is not None:
+            ul, words = side_at
+            anim, done = self.key_move(words, lambda m: m.shift(ul - m.get_corner(UL)))
+            moves = [anim]
+        self.play(*[FadeOutPlace(m) for m in other], *moves, run_time=0.6)
+        done()
+        if moves:
+            self.stage.legend_home = home
         for m in other:
             self.remove(*m.get_family())
         self.play(FadeInPlace(back), run_time=0.6)
         self.hold_until_moment(M.CLOSE_MOVE)
         self.play(*[Indicate_(t, 1.0) for t in back[trails]],
-                  run_time=max(0.8, min(2.5, 0.85 * (self.said(M.CLOSE_OFF) - self.time))))
+                  run_time=max(0.8, min(3.0, 0.92 * (self.said(M.CLOSE_OFF) - self.time))))
         # "what sets them apart lies mostly off its plane": one pair's ends, 1.2 apart in the
         # plane against 6.6 in the full space, and the words, back beside it, lit to the end
         self.hold_until_moment(M.CLOSE_OFF)
@@ -1535,8 +1618,14 @@ class BankDriftScene(StoryboardScene):
         self.play(Create(dims), FadeInPlace(view), run_time=max(0.6, min(1.2, 0.2 * left)))
         self.bring_to_front(ghosts)
         # (the words flash, not their dark backing: a lit backing hid them, round 33)
-        self.emphasize(ghosts, view[1], run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
-                                                                        - self.time))))
+        # (round 40: the line boxed as it is drawn round, the dots swelling one after another:
+        # a white flash on white words and a slow one on the dots were a 4-s still picture)
+        t = max(0.6, min(4.5, 0.92 * (self.said(M.DIRECTIONS) - self.time)))
+        box = SurroundingRectangle(view[1], color=T.POINTER, buff=0.05, stroke_width=3)
+        self.play(Succession(Create(box, run_time=0.5 * t), Uncreate(box, run_time=0.5 * t)),
+                  LaggedStart(*[Indicate_(g, 1.5) for g in ghosts], lag_ratio=0.08),
+                  run_time=t)
+        self.remove(box)
         # the two directions, through the states' mean (the plane's origin: PCA centres)
         o = np.array(plane.c2p(0, 0))
         room = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0],
@@ -1661,35 +1750,14 @@ class BankDriftScene(StoryboardScene):
         share = VGroup(share, kept)
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
-        # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
-        # inside the plot over its right end; PC2's name beside its upper end,
-        # where it was named (the positive end; the state labels drawn later step aside)
-        a1 = Line(np.array([plane.get_left()[0], o[1], 0]),
-                  np.array([plane.get_right()[0], o[1], 0]))
-        # (PC1's name inside the plot, along its line: right of the plot it met the side
-        # column's table; round 38: over or under the line, the rightmost place clear of the
-        # paths, the state labels and PC2 (over the right end it sat on the paths leaving
-        # X^(0)), else the one touching fewest)
-        path_pts = list(path_points(plane, xy))
-        path_pts += [p for lab in getattr(self, "_land_labels", VGroup())
-                     for p in (lab.get_center(), *[lab.get_corner(d) for d in (UL, UR, DL, DR)])]
-        # (PC2's line and name are kept clear too)
-        path_pts += [np.array(axis2.point_from_proportion(t)) for t in np.linspace(0, 1, 60)]
-        path_pts += [name2.get_corner(d) for d in (UL, UR, DL, DR)] + [name2.get_center()]
-        best = None
-        x_lo, x_hi = a1.get_start()[0], a1.get_end()[0]
-        for f in np.linspace(1.0, 0.0, 9):          # (rightmost first: where it was named)
-            for side in (UP, DOWN):
-                cand = name1.copy().next_to(a1.get_end(), side, buff=0.08)
-                cand.set_x(min(x_hi - 0.08 - cand.width / 2,
-                               max(x_lo + 0.08 + cand.width / 2,
-                                   x_lo + f * (x_hi - x_lo) - cand.width / 2)))
-                hits = covered(cand, np.array(path_pts), pad=0.06)
-                if best is None or hits < best[0]:
-                    best = (hits, cand)
-            if best[0] == 0:
-                break
-        to1 = best[1]
+        # PC1 reaches back across the plot (it stopped short of the X^(0) states); PC2's name
+        # beside its upper end, where it was named (the positive end; the state labels drawn
+        # later step aside)
+        # (round 40: the line grows leftwards only, to the plot's left edge; its name stays
+        # where it was named, at its right end: moved along the longer line it jumped into
+        # the middle of the plot, onto the paths)
+        a1 = Line(np.array([plane.get_left()[0], o[1], 0]), axis1.get_end())
+        to1 = name1.copy()
         to2 = name2.copy()
         self.play(axis1.animate.put_start_and_end_on(a1.get_start(), a1.get_end())
                   .set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
@@ -1738,6 +1806,15 @@ class BankDriftScene(StoryboardScene):
         `p` (the gap; standing on zero when `vals_far` are zeros)."""
         return VGroup(*[Line(p(s, float(vals_far[s])), p(s, float(vals_near[s])), color=GAP,
                              stroke_width=width, cap_style=CapStyleType.BUTT)
+                        for s in range(len(self.v.states))])
+
+    def gap_caps(self, p, vals_near, vals_far, half: float = 0.16) -> VGroup:
+        """(round 40) A short crossbar at both ends of every gap bar between the curves, `half`
+        wide each side: on the 0-1 cosine axis a bar of 0.02 is a few px tall, the two caps
+        keep it in sight (and its length readable as the bars rise with the curves)."""
+        return VGroup(*[VGroup(*[Line(p(s, float(y)) + LEFT * half, p(s, float(y)) + RIGHT * half,
+                                      color=GAP, stroke_width=3)
+                                 for y in (vals_far[s], vals_near[s])])
                         for s in range(len(self.v.states))])
 
     def gap_band(self, panel: CosineChart, shown: VGroup):
@@ -1886,6 +1963,7 @@ class BankDriftScene(StoryboardScene):
         # baseline beat left them: nothing changes brightness to make room for the bars)
         on = [v.curves[k].adjusted if adjusted else raw(v.curves[k]) for k in (near, far)]
         shown = self.gap_bars(chart.p, on[0], on[1], GAP_BAR_THIN)
+        caps = self.gap_caps(chart.p, on[0], on[1])
         self.hold_until_moment(M.GAP_DEFINED)
         # "sentence three's cosine, ..., minus sentence two's, ..., a bar at every state": the
         # near curve lit, then the far one, then each bar grows from the far curve up to the
@@ -1901,11 +1979,13 @@ class BankDriftScene(StoryboardScene):
             self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0),
                       run_time=max(0.5, min(1.5 if k == near else 0.8,
                                             0.85 * (self.said(nxt) - self.time))))
-        self.play(LaggedStart(*[Create(b) for b in shown], lag_ratio=0.6),
-                  run_time=max(1.2, min(3.5, self.said(M.BARS) + 1.2 - self.time)))
-        self.remove(*shown)             # (drawn one by one: on screen as one group)
-        self.add(shown)
-        self.emphasize(shown, run_time=self.stretch(M.CANCELS, 0.8, cap=1.5))
+        # (round 40: each bar with its two caps, the caps first: a short bar is seen)
+        self.play(LaggedStart(*[Succession(FadeIn(cp, run_time=0.3), Create(b))
+                                for b, cp in zip(shown, caps)], lag_ratio=0.6),
+                  run_time=max(2.0, min(3.5, self.said(M.BARS) + 1.4 - self.time)))
+        self.remove(*shown, *caps)      # (drawn one by one: on screen as one group)
+        self.add(shown, caps)
+        self.emphasize(shown, caps, run_time=self.stretch(M.CANCELS, 0.8, cap=1.5))
         self.hold_until_moment(M.CANCELS)
         if adjusted:
             # "the baseline cancels: add it back, both curves rise by it, and the bars keep
@@ -1916,10 +1996,15 @@ class BankDriftScene(StoryboardScene):
                     for k, c in enumerate(v.curves) if f"adj{k}" in chart.curves]
             self.retitle(chart, "cosine", run_time=0.5,
                          along=[*rise, Transform(shown, self.gap_bars(
-                             chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN))],
+                             chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN)),
+                                Transform(caps, self.gap_caps(chart.p, raw(v.curves[near]),
+                                                              raw(v.curves[far])))],
                          along_time=1.6)
-            self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
-                                                                     - self.time))))
+            self.emphasize(shown, caps, run_time=max(0.8, min(2.0, 0.45 * (
+                self.said(M.TOGETHER) - self.time))))
+        # (the caps leave: on the gap's own chart the bars stand on zero, wide)
+        self.play(FadeOut(caps), run_time=0.3)
+        self.remove(*caps.get_family())
         # the gap alone: the chart becomes the gap's own, the bars standing on zero
         panel = self.gap_panel(chart.ax.axes.get_top()[1] - 0.2)   # (clear of the key)
         self.to_gap_panel(chart, panel, shown,
@@ -2004,7 +2089,7 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.CAVEAT)
         pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))
         swap(pair)
-        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=2.0), buff=0.03)
+        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=3.0), buff=0.03)
         self.hold_until_moment(M.SHARED)
         shared = [w.value for w in g.shared]
         j = v.curves[near].pair[1].value + 1
@@ -2014,7 +2099,7 @@ class BankDriftScene(StoryboardScene):
             if words:
                 self.play(Create(marks), run_time=0.6)
                 # (lit up to the next caveat: round 36, a still frame while it was said)
-                self.emphasize(*words, run_time=self.stretch(M.POSITION, 0.9, cap=4.0))
+                self.emphasize(*words, run_time=self.stretch(M.POSITION, 0.9, cap=6.0))
                 self.hold_until_moment(M.POSITION)
                 self.play(FadeOutPlace(marks), run_time=0.3)
                 self.remove(*marks.get_family())
@@ -2026,12 +2111,12 @@ class BankDriftScene(StoryboardScene):
         if float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0]):
             # (round 37: short, the positions in their sentences' colours: at 26 the long
             # line ran off the frame)
-            pos = line(txt("position", SIZE, T.TEXT),
-                       Num(v.contexts[j - 1].positions[0], decimals=0, size=SIZE,
+            name, at = self.place_of()
+            pos = line(txt(name, SIZE, T.TEXT),
+                       Num(at(v.contexts[j - 1]), decimals=0, size=SIZE,
                            color=self.curve_color(near)),
                        txt("vs", SIZE, T.TEXT),
-                       Num(v.contexts[0].positions[0], decimals=0, size=SIZE,
-                           color=self.colors[0]),
+                       Num(at(v.contexts[0]), decimals=0, size=SIZE, color=self.colors[0]),
                        txt(": gap below 0", SIZE, T.TEXT))
             tight(pos)
             swap(pos)

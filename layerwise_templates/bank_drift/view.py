@@ -18,6 +18,7 @@ class Context(View):
     focus: str
     positions: list[int]
     tokens: list[str]
+    word: int           # the focus word's number among the sentence's words, from 1
 
 
 class Curve(View):
