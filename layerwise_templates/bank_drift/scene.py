@@ -1647,6 +1647,7 @@ class BankDriftScene(StoryboardScene):
         # (beside its upper end, where it stays: it does not jump ends later)
         name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, RIGHT, buff=0.08)
         name2.align_to(o + half2 * UP, UP)
+        name1 = self.pc1_name_at(plane, xy, o, name1, axis2, name2, reserve)
         self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
         # the arbitrary view (its axes, its note) leaves first: the turning line would cross
         # the note under the states
@@ -1766,6 +1767,35 @@ class BankDriftScene(StoryboardScene):
         self.remove(*share.get_family())
         self.pc_axes = VGroup(axis1, axis2, name1, name2)
         return ghosts
+
+    def pc1_name_at(self, plane, xy, o, name1, axis2, name2, reserve: float):
+        """(round 40) PC1's name where it stays all beat, chosen before it is first shown:
+        over or under PC1's line (the plot's width at o's height), the rightmost place that
+        `reserve` (its name and share) keeps clear of the paths, the state labels and PC2's
+        line and name, else the one touching fewest (round 39 moved it there after the
+        paths came: a jump into the plot; round 40's first pass kept it at its first place,
+        where the paths from X^(0) crossed it)."""
+        pts = list(path_points(plane, xy))
+        pts += [p for lab in getattr(self, "_land_labels", VGroup())
+                for p in (lab.get_center(), *[lab.get_corner(d) for d in (UL, UR, DL, DR)])]
+        pts += [np.array(axis2.point_from_proportion(t)) for t in np.linspace(0, 1, 60)]
+        pts += [name2.get_corner(d) for d in (UL, UR, DL, DR)] + [name2.get_center()]
+        pts = np.array(pts)
+        x_lo, x_hi = plane.get_left()[0], plane.get_right()[0]
+        probe = Rectangle(width=reserve, height=name1.height)
+        best = None
+        for f in np.linspace(1.0, 0.0, 11):         # (rightmost first: by its line's end)
+            for side in (UP, DOWN):
+                probe.move_to([0, o[1], 0]).next_to(np.array([0, o[1], 0]), side, buff=0.08)
+                probe.set_x(min(x_hi - 0.08 - reserve / 2,
+                                max(x_lo + 0.08 + reserve / 2, x_lo + f * (x_hi - x_lo)
+                                    - reserve / 2)))
+                hits = covered(probe, pts, pad=0.06)
+                if best is None or hits < best[0]:
+                    best = (hits, probe.get_left()[0], probe.get_y())
+            if best[0] == 0:
+                break
+        return name1.move_to([best[1] + name1.width / 2, best[2], 0])
 
     def gap_panel(self, top: float) -> CosineChart:
         """The gap's own chart over the states, its plot's top at `top` (in the cosine chart's
