@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, AnimationGroup, Arc, Arrow, CapStyleType, Create,
-                   Circle, DashedLine, Dot, SurroundingRectangle,
+                   DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle,
                    Transform, TransformFromCopy, Uncreate, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, ValueTracker, always_redraw,
-                   GrowFromEdge, Rotate, Succession, linear, smooth, squish_rate_func)
+                   GrowFromEdge, Succession, linear, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -1554,6 +1554,10 @@ class BankDriftScene(StoryboardScene):
             ul, words = side_at
             anim, done = self.key_move(words, lambda m: m.shift(ul - m.get_corner(UL)))
             moves = [anim]
+        elif self.stage.legend is not None:     # (a long key left the plane's beat: here too)
+            other.append(self.stage.legend)
+            self.stage.legend = self.stage.legend_home = None
+            self.stage.key_words = LEGEND_WORDS
         self.play(*[FadeOutPlace(m) for m in other], *moves, run_time=0.6)
         done()
         if moves:
