@@ -79,6 +79,25 @@ def test_full_space_distances_are_the_traces_and_the_plane_shows_less(built):
         assert shown == pytest.approx(plane_d / full_d)
     assert pr["depth_distances"][0] == pytest.approx(pr["depth_distance"])
     assert pr["end_shown"][0] < 0.5          # this storyboard's "most of that distance"
+    # (round 38) "banks one and two start at the same X zero, so their copies coincide": the
+    # same token at the same position, the very same X^(0); the third starts elsewhere
+    starts = [float(np.linalg.norm(vecs[c, 0] - vecs[0, 0])) for c in range(1, len(vecs))]
+    np.testing.assert_allclose(pr["full_start_distances"], starts, rtol=1e-5, atol=1e-9)
+    assert pr["full_start_distances"][0] == 0.0 and pr["full_start_distances"][1] > 0.1
+
+
+def test_word_numbers_are_the_drawn_words_counted_from_one(built):
+    """Round 40: the position tags say "word 6" when the focus word's number among the drawn
+    words (from 1) is its token position (the start token, never drawn, is position 0): a
+    student counting the words of the key gets the tag."""
+    from layerwise_templates.bank_drift.plan import word_number
+    _, plan, _ = built
+    ctx = plan["data"]["contexts"]
+    assert [c["word"] for c in ctx] == [6, 6, 2]
+    assert [c["word"] for c in ctx] == [c["positions"][0] for c in ctx]
+    assert ctx[0]["tokens"][0] == "[CLS]"
+    assert word_number("The Bank of the river.", "bank") == 2
+    assert word_number("No such word here.", "bank") == 0
 
 
 def test_river_and_money_bank_drift_apart(built):
@@ -129,9 +148,9 @@ def test_gap_and_last_drop_recomputed_from_the_traces(built):
     base = np.asarray(d["similarity"]["baseline"])
     assert od["baseline"] == pytest.approx(base[-1] - base[-2], abs=1e-12)
     assert od["adjusted"] == pytest.approx(od["raw"] - od["baseline"], abs=1e-12)
-    # (round 37) "nearly as large as the money curve's last fall" (round 36 said "mostly
-    # this baseline's fall", read as a cause)
-    assert 0.7 < od["baseline_fall"] / od["raw_fall"] < 1.0
+    # (round 38) "about three quarters of the money curve's last fall" (round 37's "nearly as
+    # large" oversold 0.78; round 36 said "mostly this baseline's fall", read as a cause)
+    assert od["baseline_fall"] / od["raw_fall"] == pytest.approx(0.75, abs=0.05)
     assert g["shared"] == ["river"]
     # the states are X^(l): X^(1) is what layer 0 wrote
     assert [s["math"] for s in d["states"]] == [f"X^(({l}))" for l in range(len(d["states"]))]
@@ -184,76 +203,29 @@ def test_answer_statements_follow_the_numbers():
     gets neither "one path" nor "mostly off this plane"; a short move gets no "far"."""
     from layerwise_templates.bank_drift.plan import answer
     shipped = {"full_depth_distance": 11.2, "output_norm": 10.1, "depth_distance": 10.2,
-               "sentence_distance": 1.2, "shared_move": 10.7, "own_part": 4.3,
-               "end_shown": [0.18, 0.23]}
+               "sentence_distance": 1.2, "end_shown": [0.18, 0.23]}
     a = answer(shipped, 3)
-    assert (a["far"], a["one_path"], a["shared"], a["off_plane"]) == (True, True, True, "mostly")
+    assert (a["far"], a["one_path"], a["off_plane"]) == (True, True, "mostly")
     own_path = {**shipped, "sentence_distance": 2.9, "end_shown": [2.9 / 7.6, 0.6],
-                "output_norm": 12.0, "own_part": 6.0}
+                "output_norm": 12.0}
     a = answer(own_path, 3)
-    assert (a["far"], a["one_path"], a["shared"], a["off_plane"]) == (False, False, False,
-                                                                      "partly")
+    assert (a["far"], a["one_path"], a["off_plane"]) == (False, False, "partly")
 
 
 def test_a_set_where_the_answer_does_not_hold_gets_no_false_line(capsys, cache_dir, tmp_path):
     """The shipped sentences in SmolLM2 (a decoder): the move is no longer than the output
-    state, the paths part in the plane (in-plane move / ends apart 1.8), the own parts are
-    not under half the shared move, and the plane shows about half of each end distance.
-    Neither the draft's narration nor the scene's split bars may say otherwise (the bars
-    state no verdict: only the arrows' lengths, to one scale, filled to their shadows)."""
+    state, the paths part in the plane (in-plane move / ends apart 1.8) and the plane shows
+    about half of each end distance. Neither the draft's plane beat nor its closing may say
+    otherwise (round 40: the closing says the plane's result, the split cut)."""
     from test_draft import drafted
-    from layerwise_templates.bank_drift.scene import BankDriftScene
-    from layerwise_templates.bank_drift.view import Data
     sentences = ["I sat on the river bank.", "I deposited cash at the bank.",
                  "The bank of the river flooded."]
     board, plan = drafted(capsys, cache_dir, tmp_path, "smollm2-135m", sentences, "bank",
                           "bank_drift")
     ans = plan["data"]["projection"]["answer"]
-    assert (ans["far"], ans["one_path"], ans["shared"], ans["off_plane"]) == (
-        False, False, False, "partly")
-    said = next(b for b in plan["beats"] if b["id"] == "drift")["narration"]
-    for false in ("same path", "longer than", "smaller", "mostly off"):
-        assert false not in said, false
-
-    from scenes import theme as T
-
-    class Stub:
-        v = Data.at(plan)
-        colors = list(T.SENTENCES[:3])
-    split = BankDriftScene.split_bars(Stub(), 1.0, 1.0)
-    # (a Text keeps its words without the spaces)
-    shown = "".join(m.text for m in split.all.get_family() if hasattr(m, "text"))
-    for false in ("far", "onepath", "smaller", "mostly", "across"):
-        assert false not in shown, (false, shown)
-    assert "fulllengths,inall" in shown and "filled:itsshadowontheplane" in shown
-    # every bar at its arrow's full length, to one scale, filled to its shadow's share
-    pr = plan["data"]["projection"]
-    lengths = [pr["shared_move"], *pr["own_parts"]]
-    shares = [pr["shared_shown"], *pr["own_shown"]]
-    k = split.outlines[0].width / float(pr["shared_move"])
-    for box, fill, x, f in zip(split.outlines, split.fills, lengths, shares):
-        assert abs(box.width - k * x) < 0.01
-        assert abs(fill.width - max(0.03, box.width * f)) < 0.01
-
-
-def test_the_split_arrows_are_the_moves_on_the_plane(built):
-    """Round 35: the split draws each arrow where its shadow on the plane points. The shared
-    arrow runs from the sentences' mean X^(0) to their mean X^(L) on the plane; each own
-    arrow from its sentence's X^(0) moved by that shadow to its X^(L), so each sentence's two
-    shadows add up to its own move on the plane, and each own shadow over the own arrow's full
-    length is `own_shown` (the bars' fills, with `shared_shown`: a shadow is never longer than
-    its arrow)."""
-    _, plan, _ = built
-    pr = plan["data"]["projection"]
-    xy = np.asarray(pr["xy"])
-    start, end = np.asarray(pr["shared_xy"])
-    np.testing.assert_allclose(start, xy[:, 0].mean(axis=0), atol=1e-9)
-    np.testing.assert_allclose(end, xy[:, -1].mean(axis=0), atol=1e-9)
-    assert pr["shared_shown"] == pytest.approx(np.hypot(*(end - start)) / pr["shared_move"])
-    for c, (tail, tip) in enumerate(np.asarray(pr["own_xy"])):
-        np.testing.assert_allclose(tail - xy[c, 0], end - start, atol=1e-9)
-        np.testing.assert_allclose(tip, xy[c, -1], atol=1e-9)
-        assert np.hypot(*(tip - tail)) / pr["own_parts"][c] == pytest.approx(pr["own_shown"][c])
-    assert 0 < pr["shared_shown"] <= 1 + 1e-9 and all(0 <= f <= 1 + 1e-9 for f in pr["own_shown"])
-    # this storyboard's "the shared arrow lies mostly in the plane, each own arrow mostly off it"
-    assert pr["shared_shown"] > 0.5 > max(pr["own_shown"])
+    assert (ans["far"], ans["one_path"], ans["off_plane"]) == (False, False, "partly")
+    for beat in ("drift", "answer"):
+        said = next(b for b in plan["beats"] if b["id"] == beat)["narration"]
+        for false in ("same path", "longer than", "smaller", "mostly off"):
+            assert false not in said, (beat, false)
+    assert [b["id"] for b in plan["beats"]] == ["extend", "baseline", "gap", "drift", "answer"]

@@ -4,8 +4,8 @@ It tells the shipped story for the sentences it is given: every sentence's curve
 first (start and end, said), the baseline subtracted, the gap between the curve that ends
 highest and the one that ends lowest (on the same chart), then the PCA plane, where the
 distances between the ends are said for the same pairs in the plane and in the full space,
-the move split into the part all share and each one's own, and the answer on the gap's chart
-alone. It does not know the senses:
+and the answer on the gap's chart, then on the plane (round 40 cut the move's split into the
+part all share and each one's own). It does not know the senses:
 it says which sentence ends nearest the first and that the gap is the sense signal only if
 that one uses the word in the first sentence's sense."""
 
@@ -16,7 +16,7 @@ import numpy as np
 from layerwise_core.drafts.base import Beat, Context, Draft
 from layerwise_core.voice.spoken import integer_words
 from . import moments as M
-from .plan import ONE_PATH, SHARED, SMALL_GAP, build_numbers
+from .plan import ONE_PATH, SMALL_GAP, build_numbers
 
 
 def build(c: Context) -> Draft:
@@ -53,6 +53,7 @@ def build(c: Context) -> Draft:
                  M.EACH_OTHER: "each of the others",
                  M.SAME_POS: "From X zero",       # (no wait at X^(0): said before the curve)
                  M.STARTS: "From X zero", M.SAME_TOKEN: "From X zero",
+                 M.OTHER_POS: "From X zero",      # (each position comes with its curve)
                  M.MONEY_END: "ends at", M.RIVER_END: "ends at#2",
                  M.TURN_AWAY: "ends at#2"})]
     base = d["base"]
@@ -61,8 +62,8 @@ def build(c: Context) -> Draft:
                    for k in range(K))
     beats.append(Beat(
         "baseline", ["baseline"],
-        "Baseline: how alike unrelated tokens point, state by state",
-        "Unrelated tokens point somewhat alike too. This baseline, the mean cosine of "
+        "Baseline: how alike different words point, state by state",
+        "Different words point somewhat alike too. This baseline, the mean cosine of "
         "{data.similarity.baseline_pairs} pairs of different words, goes from "
         "{data.similarity.baseline[0]:.2f} at X zero, is highest at X "
         f"{{data.states[{peak}].layer}}, "
@@ -70,18 +71,15 @@ def build(c: Context) -> Draft:
         f"{{data.similarity.baseline[-1]:.2f}} at the output. Subtract it from each curve. At the "
         "output: " + adj,
         expect=[f"max(data.similarity.baseline) - data.similarity.baseline[{peak}] ~= 0 ± 0.000001"],
-        moments={M.UNRELATED: "Unrelated tokens", M.BASELINE_PEAK: "goes from",
+        moments={M.UNRELATED: "Different words", M.BASELINE_PEAK: "goes from",
                  M.BASE_FALLS: "and ends at", M.MOSTLY: "and ends at",
                  M.SUBTRACT: "Subtract it", M.ADJUSTED_ENDS: "At the output",
-                 M.RISES: "At the output", M.FALLS_FAR: "At the output"}))
+                 M.RISES: "At the output", M.FALLS_FAR: "At the output",
+                 M.LESSON: "At the output"}))
     ans = d["answer"]            # which answer statements the numbers hold (plan.answer)
     same = ans["one_path"]
     hidden = ans["off_plane"] == "mostly"      # the plane shows under half of each
-    shared_most = ans["shared"]
     nearest = int(np.argmin(d["full_end_distances"]))
-    # two ends farther apart than any own arrow is long (so the own arrows cannot all point
-    # one way)
-    apart = max(d["full_end_distances"]) > d["own_part"]
 
     def ends(key: str) -> str:
         return ", ".join(f"the {nth[k + 1]} sentence's {{data.projection.{key}[{k}]:.1f}}"
@@ -117,47 +115,6 @@ def build(c: Context) -> Draft:
                  M.IN_PLANE: "In the plane",
                  M.SENTENCE_MOVES: "In the full space",
                  M.OFF_PLANE: "off this plane"})
-    # the split: its own beat (and chapter marker) since round 32; round 35: each arrow's
-    # shadow drawn where it points on the plane, bars of the full lengths filled to it; round
-    # 37: one arrow at a time seen casting its shadow, said as it fills its bar
-    flat = d["shared_shown"] > 0.5                  # the shared arrow mostly in the plane
-    upright = all(x < 0.5 for x in d["own_shown"])  # every own arrow mostly off it
-    beats_split = Beat(
-        "split", ["split"],
-        "The move split: the arrow all share, and each one's own",
-        "How much of each move is common to all of them?"
-        + " Split that move into arrows: the arrow all {len(sentences)} share runs from "
-        "their mean start to their mean end, {data.projection.shared_move:.1f} long, drawn "
-        "from each one's own start. Each sentence's own arrow, from that tip to its own end, "
-        "is at most {data.projection.own_part:.1f}" + (", smaller." if shared_most else ".")
-        + " Why they share it is not measured here."
-        + (" The own arrows point different ways: two ends lie farther apart than any own "
-           "arrow is long." if apart else "")
-        + " The plane shows each arrow's shadow, its projection onto the plane."
-        + (" The shared arrow lies mostly in the plane." if flat
-           else " The shared arrow lies mostly off the plane.")
-        + (" Each own arrow points mostly off the plane." if upright
-           else " The own arrows' shadows fill their bars.")
-        + (" So the net moves of all {len(sentences)} are mostly the shared arrow."
-           if shared_most else " So the shared arrow is only part of each net move."),
-        expect=([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
-                if shared_most else
-                [f"data.projection.shared_move / data.projection.own_part <= {SHARED:g}"])
-        + ([f"max(data.projection.full_end_distances) - data.projection.own_part > 0"]
-           if apart else [])
-        + [f"data.projection.shared_shown {'>' if flat else '<='} 0.5"]
-        + ([f"data.projection.own_shown[{k}] < 0.5" for k in range(n)] if upright else []),
-        moments={M.SPLIT: "Split that move", M.ONE_ARROW: "the arrow all",
-                 M.MEAN_START: "mean start",
-                 M.MEAN_END: "mean end",
-                 M.OWN_START: "own start", M.OWN: "own arrow", M.INSET: "own arrow",
-                 M.FULL: "at most", M.HALF: "at most",
-                 M.SHARED_SUM: "Why they share",
-                 M.NOT_MEASURED: "not measured",
-                 M.WAYS: "The plane shows",
-                 M.LIES_IN: "The shared arrow lies",
-                 M.LIES_OFF: "Each own arrow" if upright else "The own arrows' shadows",
-                 M.NET: "So the"})
     g = d["gap"]
     near, far = g["near"], g["far"]
     if g["together"] > 0:
@@ -207,14 +164,12 @@ def build(c: Context) -> Draft:
                  M.SHARED: "both contain" if shared else "share no",
                  M.POSITION: "position"}))
     beats.append(beats_drift)
-    beats.append(beats_split)
     # (round 35) the closing, on the gap's chart, as the shipped storyboard's; (round 36)
     # said as what was measured, with the shared word's caveat, not as "what tells them apart";
-    # (round 37) then the move split's result, on its bars
+    # (round 37) then the plane's result; (round 40) said of the plane, the split cut
     flat_gap = (f"within {{data.gap.small:.3f}} of zero up to X {integer_words(g['together'])}, "
                 if g["together"] > 0 else "at X zero {data.gap.first:.3f}, ")
     late = g["last"] > 0 and g["last_step"] / g["last"] > 0.5
-    off = hidden and upright
     beats.append(Beat(
         "answer", ["answer"],
         "The answer, for these sentences",
@@ -225,24 +180,22 @@ def build(c: Context) -> Draft:
         + " Each curve is one pair of sentences"
         + (f"; the first and the {nth[near + 1]} sentence both contain the word {shared[0]}."
            if shared else ".")
-        + (" And all {len(sentences)} make mostly the same net move" if shared_most
-           else " And each net move is only partly the arrow all share")
-        + ("; what sets them apart lies mostly off the plane." if off
-           else "; the bars show how much of each arrow lies on the plane."),
+        + (" And in a PCA plot of these states, all {len(sentences)} take nearly the same path"
+           if same else " And in a PCA plot of these states, follow each path")
+        + ("; what sets them apart lies mostly off its plane." if hidden
+           else "; the plane shows part of what sets them apart."),
         expect=early_expect + ([f"data.gap.widest == {L}"] if widest else [])
         + ([f"len(data.gap.shared) == {len(shared)}"] if shared else [])
         + (["data.gap.last > 0", "data.gap.last_step / data.gap.last > 0.5"] if late else [])
-        + ([f"data.projection.shared_move / data.projection.own_part > {SHARED:g}"]
-           if shared_most else
-           [f"data.projection.shared_move / data.projection.own_part <= {SHARED:g}"])
-        + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)]
-           + [f"data.projection.own_shown[{k}] < 0.5" for k in range(n)] if off else []),
+        + [f"data.projection.depth_distance / data.projection.sentence_distance "
+           f"{'>' if same else '<='} {ONE_PATH:g}"]
+        + ([f"data.projection.end_shown[{k}] < 0.5" for k in range(K)] if hidden else []),
         moments={M.CLOSE_GAP: "So, for these",
                  M.CLOSE_END: "at the output",
                  M.CLOSE_LAST: "most of it" if late else "the last step adds",
                  M.CLOSE_SHARED: "both contain" if shared else "one pair",
-                 M.CLOSE_MOVE: "And all" if shared_most else "And each",
-                 M.CLOSE_OFF: "what sets them" if off else "the bars show"}))
+                 M.CLOSE_MOVE: "And in a PCA plot",
+                 M.CLOSE_OFF: "what sets them" if hidden else "the plane shows part"}))
     notes = [f"cosine of {word!r}, sentence 1 vs {k + 2}, X^(0)..X^({L}): "
              f"{[round(float(x), 3) for x in d['curves'][k]['raw']]}" for k in range(K)]
     notes.append(f"gap (sentence {near + 2} minus {far + 2}): "

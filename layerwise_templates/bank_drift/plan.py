@@ -28,7 +28,6 @@ SMALL_GAP = 0.04    # a gap this close to zero counts as "no sense signal yet"
 # passes (the storyboard's `expect:` claims use the same thresholds):
 FAR = 1.0           # "far": the reference's full move / its output's own length above this
 ONE_PATH = 4.0      # "one path" (in the plane): its in-plane move / the farthest end apart
-SHARED = 2.0        # "mostly shared": the shared move / the largest own part above this
 OFF_PLANE = 0.5     # "mostly off this plane": every end distance's in-plane share below this
 IN_PLANE = 0.8      # "mostly in this plane": every one above this (between: "partly")
 
@@ -72,7 +71,8 @@ def build(sb: Storyboard, traces: list[Trace]) -> dict:
                "label": "embedding" if s == 0 else ("output" if s == L else f"X^({s})")}
               for s, h in enumerate(hooks)]
     contexts = [{"sentence": t.sentence, "focus": f, "positions": positions(t, f),
-                 "tokens": t.tokens} for t, f in zip(traces, focus)]
+                 "tokens": t.tokens, "word": word_number(t.sentence, f)}
+                for t, f in zip(traces, focus)]
 
     sim, base, curves = _curves(traces, focus)
 
@@ -168,52 +168,6 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
     projection["off_distances"] = [float(np.sqrt(max(0.0, f * f - p * p))) for p, f in
                                    zip(projection["end_distances"],
                                        projection["full_end_distances"])]
-    # the full-space move split in two: the part every sentence shares (the mean of the
-    # sentences' moves, mean X^(0) to mean X^(L)) and each sentence's own part (its own move,
-    # X^(0) to X^(L), less the shared one). Drawn from that sentence's own X^(0), the shared
-    # arrow and then its own arrow, tip to tail, rebuild its own move exactly
-    mean_start, mean_end = vecs[:, 0].mean(axis=0), vecs[:, -1].mean(axis=0)
-    shared = mean_end - mean_start
-    own_vecs = [(vecs[c, -1] - vecs[c, 0]) - shared for c in range(C)]
-    projection["shared_move"] = float(np.linalg.norm(shared))
-    projection["own_parts"] = [float(np.linalg.norm(o)) for o in own_vecs]
-    projection["own_part"] = float(max(projection["own_parts"]))
-    # the two arrows added tip to tail, per sentence: its X^(0) to its X^(L), its whole move
-    # (shorter than the two lengths summed, the own arrow standing across the shared one);
-    # sentence 0's is full_depth_distance
-    projection["sum_parts"] = [float(np.linalg.norm(shared + o)) for o in own_vecs]
-    # which sentence's own part that is, the angle (degrees) each own part makes with the
-    # shared move (90: straight across it, so the lengths do not simply add), and how much of
-    # each own part's length the plane shows (its shadow on the plane over its full length)
-    projection["own_longest"] = int(np.argmax(projection["own_parts"]))
-    projection["own_angles_deg"] = [
-        float(np.degrees(np.arccos(np.clip(
-            float(shared @ o) / max(1e-12, float(np.linalg.norm(shared) * np.linalg.norm(o))),
-            -1, 1)))) for o in own_vecs]
-    # the narrowest and widest of those angles ("roughly across it, at 75 to 102 degrees")
-    projection["own_angle_range"] = [float(min(projection["own_angles_deg"])),
-                                     float(max(projection["own_angles_deg"]))]
-    xy_mean_start, xy_mean_end = xy[:, 0].mean(axis=0), xy[:, -1].mean(axis=0)
-    projection["own_shown"] = [
-        float(np.hypot(*((xy[c, -1] - xy[c, 0]) - (xy_mean_end - xy_mean_start)))) / f
-        if f > 0 else 1.0 for c, f in enumerate(projection["own_parts"])]
-    # (round 33) each own part as a percentage of the shared move (the columns' labels: "under
-    # half" read off them), and each shadow's share as a percentage (the shadows' labels)
-    projection["own_share_percent"] = [100.0 * o / max(projection["shared_move"], 1e-12)
-                                       for o in projection["own_parts"]]
-    projection["own_shown_percent"] = [100.0 * f for f in projection["own_shown"]]
-    # the shared move's start and end on the plane (the sentences' mean X^(0) and X^(L))
-    projection["shared_xy"] = [xy_mean_start.tolist(), xy_mean_end.tolist()]
-    # (round 35) how much of the shared move's length the plane shows (its shadow over its
-    # full length), beside `own_shown`: the split's bars fill each arrow to its shadow
-    projection["shared_shown"] = (float(np.hypot(*(xy_mean_end - xy_mean_start)))
-                                  / projection["shared_move"]
-                                  if projection["shared_move"] > 0 else 1.0)
-    # (round 35) each own arrow's shadow on the plane, from its tail (the sentence's own X^(0)
-    # moved by the shared move's shadow) to its tip (the sentence's X^(L)): drawn where it
-    # really points, its length over `own_parts` is `own_shown`
-    projection["own_xy"] = [[(xy[c, 0] + xy_mean_end - xy_mean_start).tolist(),
-                             xy[c, -1].tolist()] for c in range(C)]
     # the yardstick for "far": how far every other word of these sentences moves from its
     # X^(0) to its X^(L) in the full space (the words the baseline pairs, without the focus
     # word): the layers move every word about this far, so the move's size alone is not
@@ -234,17 +188,16 @@ def _projection(traces: list[Trace], focus: list[str]) -> dict:
 def answer(pr: dict, n_sentences: int) -> dict:
     """Which of the drift beat's answer statements the numbers hold (the scene draws a
     statement's data-true alternative when not): `far` (the move is longer than the output
-    state itself), `one_path` (in the plane the paths stay together), `shared` (the shared
-    part of the move is over twice each sentence's own part) and `off_plane` ("mostly" when
-    the plane shows under half of every end distance, "mostly_in" when over 0.8 of every one,
-    else "partly")."""
+    state itself), `one_path` (in the plane the paths stay together) and `off_plane`
+    ("mostly" when the plane shows under half of every end distance, "mostly_in" when over
+    0.8 of every one, else "partly"). (Round 40 cut `shared`, the split's: the shared part of
+    the move over twice each sentence's own part.)"""
     shown = list(pr["end_shown"])
     return {"n": n_sentences,
             "move_over_norm": pr["full_depth_distance"] / max(pr["output_norm"], 1e-9),
             "far": bool(pr["full_depth_distance"] / max(pr["output_norm"], 1e-9) > FAR),
             "one_path": bool(pr["depth_distance"] / max(pr["sentence_distance"], 1e-9)
                              > ONE_PATH),
-            "shared": bool(pr["shared_move"] / max(pr["own_part"], 1e-9) > SHARED),
             "off_plane": ("mostly" if all(x < OFF_PLANE for x in shown) else
                           "mostly_in" if all(x > IN_PLANE for x in shown) else "partly")}
 
@@ -260,9 +213,8 @@ def build_numbers(traces: list[Trace], focus: list[str]) -> dict:
             "gap": {**gap(curves, base), "shared": shared_words(contexts, curves)},
             **{k: projection[k] for k in ("depth_distance", "sentence_distance", "end_shown",
                                           "full_depth_distance", "output_norm",
-                                          "full_end_distances", "shared_move", "own_part",
-                                          "shared_shown", "own_shown",
-                                          "own_angles_deg", "other_move_range", "answer")}}
+                                          "full_end_distances", "other_move_range",
+                                          "answer")}}
 
 
 def gap(curves: list[dict], base) -> dict:
@@ -322,6 +274,15 @@ def multiples(values: list[float], together: int) -> dict:
         return {"mid_times": 0, "last_times": 0}
     return {"mid_times": int(math.floor(max(mid) / small)) + 1 if mid else 0,
             "last_times": max(0, int(math.floor(values[-1] / small)))}
+
+
+def word_number(sentence: str, focus: str) -> int:
+    """(round 40) Which word of `sentence`, counted from 1 as a student counts the drawn
+    words, is the focus word (its first whole-word occurrence; 0 when absent). The position
+    tags say it when it equals the token position (a start token at 0, one token a word)."""
+    word = focus.partition("#")[0].lower()
+    return next((i + 1 for i, (w, _, _) in enumerate(sentence_words(sentence))
+                 if w.lower() == word), 0)
 
 
 def shared_words(contexts: list[dict], curves: list[dict]) -> list[str]:

@@ -10,9 +10,10 @@ arrangement of beats renders. What beats share is a `Stage` the handlers read an
 
 Beats (each optional, in storyboard order):
 - `similarity`: the raw cosine curves, point by point, a number under every state.
-- `baseline`: the raw curves' numbers leave; the baseline (mean cosine of unrelated tokens)
+- `baseline`: the raw curves' numbers leave; the baseline (mean cosine of different words)
   drawn dashed with its own row; its last fall beside the money curve's, as bars; each curve
-  then moved down by it (raw - baseline), the last step of each lit with its change.
+  then moved down by it (raw - baseline), the raw quantities (the curves' ghosts, the
+  baseline) gone once subtracted; the last step of each lit with its change.
 - `gap`: the curve ending highest minus the curve ending lowest, state by state, as thin bars
   between the lit curves (the adjusted ones after `baseline`); the baseline added back, both
   curves rise onto the raw ones with their bars (it cancels); then the chart becomes the gap's
@@ -24,14 +25,11 @@ Beats (each optional, in storyboard order):
   with their shares, a grid square of one unit), the three paths drawn in one stroke (X^(0)
   and X^(L) named); how far one other end lies from the reference's end, in the plane and in
   the full space.
-- `split` (needs `projection` before it: it draws on its plane): the move split into the arrow
-  the sentences share (one, then its copies) and each one's own, each drawn on the plane where
-  its shadow points (their corner magnified in the empty side column, its factor written,
-  gone before the lengths are compared); beside it, bars of their full lengths to one scale;
-  then one arrow at a time seen side-on over the plane, casting the shadow that fills its bar.
 - `answer`: both results, each on its picture: the gap's chart, recalled whole at once (not
   redrawn): its last bar and number, the part the last step added, the shared word
-  underlined; then the split's bars, recalled whole: the shared move, the parts off the plane.
+  underlined; then the PCA plane as `projection` left it (when that beat came before):
+  its three paths lit, then one pair's ends, apart in the plane and in the full space.
+  (Round 40 cut `split`, the net move split into a shared arrow and each one's own.)
   (Round 32 cut the probe beat, a second analysis on other nouns: docs/chapter.md 4.6.)
 """
 
@@ -43,12 +41,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from manim import (DL, DOWN, DR, LEFT, ORIGIN, RIGHT, UL, UP, UR, Animation, AnimationGroup, Arc, Arrow, CapStyleType, Create,
-                   Circle, DashedLine, Dot, SurroundingRectangle,
+                   DashedLine, Dot, SurroundingRectangle,
                    FadeIn, FadeOut, GrowArrow, LaggedStart, Line, MoveAlongPath, NumberPlane,
                    Rectangle,
-                   Transform, TransformFromCopy, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
+                   Transform, TransformFromCopy, Uncreate, Underline, UpdateFromAlphaFunc, VGroup, VectorizedPoint,
                    VMobject, ValueTracker, always_redraw,
-                   GrowFromEdge, Rotate, Succession, linear, smooth, squish_rate_func)
+                   GrowFromEdge, Succession, linear, smooth, squish_rate_func)
 
 from scenes import theme as T
 from scenes.animations import FadeInPlace, FadeOutPlace
@@ -61,15 +59,17 @@ from . import moments as M
 from scenes.animations import DimPlace
 from .view import Data
 
-SIZE = 26                       # every label and number, tick labels too: ~16 px of cap height
+SIZE = 28                       # every label and number, tick labels too: 17 px of cap height
                                 # (round 37: 22 read as 12-13 px, under the 16 px asked of
-                                # secondary text)
-NOTE_SIZE = 26                  # (round 36) a drawing's scale and the gap axis's name: read
+                                # secondary text; round 38: 26's lower-case labels, "grid
+                                # square", "position 6", read as 11-13 px)
+NOTE_SIZE = 28                  # (round 36) a drawing's scale and the gap axis's name: read
                                 # as 9-10 px at 22 (rotated, or grey)
 KEY_SIZE = SIZE                 # the sentences' key, the only key to the colours (round 37:
                                 # at 22 it read as 11-12 px under the title)
-MATH = 1.35 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) well above the 8 px floor
-PLANE_MATH = 1.15 * MATH        # the PCA plane's state labels: larger, read off the paths
+MATH = 1.65 * T.TYPE.math_label  # X^(l) tick labels: scripts (70 %) well above the 8 px floor
+                                # (round 40: at 1.35 the scripts read as 8-9 px)
+PLANE_MATH = 1.0 * MATH         # the PCA plane's state labels (1.15 x the old 1.35)
 PLOT_WIDTH = 9.1
 NAME_WIDTH = 2.6                # the row-label column left of the plot
 ROW_STEP = 0.42                 # (round 37: 0.36 at the larger labels' size left rows touching)
@@ -87,6 +87,7 @@ SIDE_GAP = 0.55                 # between the PCA plane and its side column
 PLANE_MIN = 5.4                 # the PCA plane's least width (a longer key leaves that beat)
 BIG_KEY = 2.0                   # the opening's key, this much larger than under the title
 LEGEND_WORDS = 9                # a longer sentence is shown as a window round its focus word
+SIDE_WORDS = 3                  # (round 40) ... beside the PCA plane: a narrower key, a wider plane
 WORD_GAP = 0.15                 # between a word and a number in one line (0.09 read "all3banks")
 
 
@@ -149,7 +150,8 @@ class Stage:
     positions: VGroup | None = None     # each sentence's focus position, beside the key
     legend_home: np.ndarray | None = None   # where the key was before a beat moved it aside
     legend_small: tuple | None = None   # (centre, width) under the title while shown large
-    pca: object | None = None           # the PCA plane's parts, for the split (beat_split)
+    pca: object | None = None           # the PCA plane's parts, recalled by the closing
+    key_words: int = LEGEND_WORDS       # the key's window: words shown round the focus word
 
 
 class CosineChart(VGroup):
@@ -204,6 +206,7 @@ class CosineChart(VGroup):
         self.shift(RIGHT * (x_left - a.get_left()[0]) + UP * (top - a.get_top()[1]))
         self.rows: dict[str, VGroup] = {}
         self.curves: dict[str, VGroup] = {}     # name -> VGroup(dots, segments)
+        self.hidden: set[str] = set()           # curves kept as parts, at nothing (round 38)
         self.row_y = (self.x_math.get_bottom()[1] if ticks else a.get_bottom()[1]) - 0.3
 
     def p(self, s: float, value: float):
@@ -228,11 +231,21 @@ class BankDriftScene(StoryboardScene):
         picture reads as one more thing on screen, not as a pointer)."""
         big = [m for m in ms if m.width > 1.6 or m.height > 0.8
                or not any(is_text(x) for x in m.get_family())]
+        t = run_time if run_time is not None else 0.8
+        if not big and t > 1.2 and not kwargs:
+            # (round 40) held long, the box is drawn round its target and undrawn again: a box
+            # fading in over 2 s changed too little a frame to be seen moving (a still picture
+            # while the voice went on, 39 % of the frames)
+            boxes = VGroup(*[SurroundingRectangle(m, color=T.POINTER, buff=buff,
+                                                  stroke_width=3) for m in ms])
+            self.play(Create(boxes), *extra, run_time=0.5 * t)
+            self.play(Uncreate(boxes), run_time=0.5 * t)
+            self.remove(*boxes.get_family())
+            return
         if not big:
             super().emphasize(*ms, buff=buff, run_time=run_time, extra=extra, **kwargs)
             return
         small = [m for m in ms if not any(m is b for b in big)]
-        t = run_time if run_time is not None else 0.8
         boxes = VGroup(*[SurroundingRectangle(m, color=T.POINTER, buff=buff, stroke_width=3)
                          for m in small])
         family = self.get_mobject_family_members()
@@ -241,7 +254,9 @@ class BankDriftScene(StoryboardScene):
         anims = [Indicate_(x, 1.0) for m in big
                  for x in ([m] if any(m is f for f in family) else m.submobjects)]
         if small:
-            anims.append(Succession(FadeIn(boxes, run_time=0.5 * t),
+            anims.append(Succession(Create(boxes, run_time=0.5 * t),
+                                    Uncreate(boxes, run_time=0.5 * t)) if t > 1.2 else
+                         Succession(FadeIn(boxes, run_time=0.5 * t),
                                     FadeOut(boxes, run_time=0.5 * t)))
         self.play(*anims, *extra, run_time=t)
         self.remove(*boxes.get_family())
@@ -270,7 +285,7 @@ class BankDriftScene(StoryboardScene):
     def stretch(self, moment: str, default: float, cap: float = 4.0) -> float:
         """Run time that stretches an animation towards the moment `moment` is spoken (so the
         picture keeps moving while the voice gets there); `default` when silent."""
-        return max(default, min(cap, 0.85 * (self.said(moment) - self.time)))
+        return max(default, min(cap, 0.92 * (self.said(moment) - self.time)))
 
     # --- the stage ----------------------------------------------------------------------
     def sub_caption(self, text: str) -> None:
@@ -348,24 +363,9 @@ class BankDriftScene(StoryboardScene):
         frame, and `settle_legend` shrinks it to its place under the title."""
         st = self.stage
         if st.legend is None:
-            rows = VGroup()
-            for i, c in enumerate(self.v.contexts):
-                word = c.focus.value.partition("#")[0]
-                text = window(c.sentence.value, word)
-                rows.add(inline(Dot(radius=0.09, color=self.colors[i]),
-                                txt(f"{i + 1}", KEY_SIZE, self.colors[i]),
-                                highlighted(text, word, self.colors[i], KEY_SIZE)))
-            several = [c for c in self.v.contexts if len(c.positions) > 1]
-            if several:                 # one definition of the word: the mean of its tokens
-                word = several[0].focus.value.partition("#")[0]
-                rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
-                             SIZE, T.TEXT))
-            rows.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
-            width = 14.22 - 2 * T.EDGE
-            if rows.width > width:                   # the floor: 18 -> at most 14 px scale
-                rows.scale_to_fit_width(max(width, rows.width * 0.8))
+            rows = self.key_rows(LEGEND_WORDS)
             rows.move_to([0, TOP - rows.height / 2, 0])
-            st.legend = rows
+            st.legend, st.key_words = rows, LEGEND_WORDS
             if big:                         # large and centred until settle_legend
                 st.legend_small = (rows.get_center(), rows.width)
                 rows.scale(min(BIG_KEY, (14.22 - 2 * T.EDGE) / rows.width)).move_to(ORIGIN)
@@ -374,9 +374,54 @@ class BankDriftScene(StoryboardScene):
             else:
                 self.play(FadeInPlace(rows), run_time=self.quick(0.05, 0.6))
         elif st.legend_home is not None:             # moved aside by a beat: back under the title
-            self.play(st.legend.animate.move_to(st.legend_home), run_time=0.6)
+            home = st.legend_home
+            anim, done = self.key_move(LEGEND_WORDS, lambda m: m.move_to(home))
+            self.play(anim, run_time=0.6)
+            done()
             st.legend_home = None
         return st.legend
+
+    def key_rows(self, words: int) -> VGroup:
+        """The key's rows: each sentence (a window of `words` round its focus word), the
+        focus word in its sentence's colour; a line for a word of several tokens."""
+        rows = VGroup()
+        for i, c in enumerate(self.v.contexts):
+            word = c.focus.value.partition("#")[0]
+            text = window(c.sentence.value, word, words)
+            rows.add(inline(Dot(radius=0.09, color=self.colors[i]),
+                            txt(f"{i + 1}", KEY_SIZE, self.colors[i]),
+                            highlighted(text, word, self.colors[i], KEY_SIZE)))
+        several = [c for c in self.v.contexts if len(c.positions) > 1]
+        if several:                 # one definition of the word: the mean of its tokens
+            word = several[0].focus.value.partition("#")[0]
+            rows.add(txt(f"\"{word}\" is several tokens: its vector is their average",
+                         SIZE, T.TEXT))
+        rows.arrange(DOWN, buff=0.12, aligned_edge=LEFT)
+        width = 14.22 - 2 * T.EDGE
+        if rows.width > width:                   # the floor: 18 -> at most 14 px scale
+            rows.scale_to_fit_width(max(width, rows.width * 0.8))
+        return rows
+
+    def key_move(self, words: int, place):
+        """(round 40) The key moves to where `place` (a function that positions a mobject)
+        puts it, as a window of `words` round each focus word: it changes shape as it moves
+        when that differs from what it shows (beside the PCA plane it is narrower). Returns
+        (animation, done): call done() after playing it."""
+        st = self.stage
+        old = st.legend
+        if words == st.key_words:
+            to = place(old.copy()).get_center()
+            return old.animate.move_to(to), (lambda: None)
+        new = place(self.key_rows(words))
+
+        def done() -> None:
+            self.remove(*old.get_family())
+            self.add(new)
+            st.legend, st.key_words = new, words
+        # (the old words go towards the new place as the new come from the old: a glyph morph
+        # read as scrambled letters mid-way)
+        return AnimationGroup(FadeOut(old, target_position=new.get_center()),
+                              FadeIn(new, target_position=old.get_center())), done
 
     def settle_legend(self, run_time: float = 0.8) -> None:
         """The key shown large by legend(big=True) shrinks to its place under the title."""
@@ -394,7 +439,8 @@ class BankDriftScene(StoryboardScene):
         focus word) and the focus word."""
         c = self.v.contexts[k]
         word = c.focus.value.partition("#")[0]
-        return self.stage.legend[k][-1], window(c.sentence.value, word), word
+        return self.stage.legend[k][-1], window(c.sentence.value, word,
+                                                self.stage.key_words), word
 
     def focus_glyphs(self, k: int):
         """The glyphs of sentence k's focus word in the key (the first occurrence), or the
@@ -445,8 +491,9 @@ class BankDriftScene(StoryboardScene):
 
     def content_top(self) -> float:
         lg = self.stage.legend
-        # (the chart's "cosine" head and the baseline's note sit above its top)
-        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.42
+        # (the chart's "cosine" head and the baseline's note sit above its top; round 38: at
+        # the labels' size 28, 0.42 left "cosine − baseline" touching the key's last line)
+        return (lg.get_bottom()[1] if lg is not None else TOP) - 0.55
 
     def pair_key(self, k: int) -> VGroup:
         """Sentence i against sentence j, in words and the sentences' colours ("1 vs 2")."""
@@ -622,46 +669,72 @@ class BankDriftScene(StoryboardScene):
                         self.play(*[FadeInPlace(m) for m in new], run_time=0.4)
                         self.stage.other += new
                     self.emphasize(*shown, run_time=0.8)
-                # (round 34) "... as the same token at the same position gives the same X
-                # zero": the curve waits at X^(0) and the positions come as that is said
+                # (round 38) the first curve is drawn while "from X zero ... to X six" is
+                # said (round 34-37 held it at X^(0) until "same position": it started 8 s
+                # after the axis came); then "starts at 1.00": that dot and number lit; "as
+                # the same token": the two banks boxed in the key; "at the same position":
+                # the positions come on those words. A later curve's position comes on
+                # "another position" (round 37: a second before it)
                 later = k == 0 and self.has(M.SAME_POS)
-                if pos is not None:     # each sentence's position, as the voice names them
-                    if later:
-                        def first(start, show=show_positions, c=c) -> None:
-                            # (round 36) "... starts at 1.00": that dot and number lit; "as
-                            # the same token": the two banks boxed in the key (a 4-s still
-                            # picture before the positions came)
-                            self.hold_until(self.said(M.STARTS) - 0.1)
-                            self.emphasize(start, run_time=max(0.6, min(1.2, 0.85 * (
-                                self.said(M.SAME_TOKEN) - self.time))))
-                            self.hold_until(self.said(M.SAME_TOKEN) - 0.1)
-                            self.emphasize(*[self.focus_glyphs(i) for i in c.pair.values],
-                                           run_time=max(0.6, min(1.2, 0.85 * (
-                                               self.said(M.SAME_POS) - self.time))))
-                            self.hold_until(self.said(M.SAME_POS) - 0.2)
+                if pos is not None and not later:
+                    if k == 1 and self.has(M.OTHER_POS):
+                        def first(start, show=show_positions) -> None:
+                            self.hold_until(self.said(M.OTHER_POS) - 0.15)
                             show()
                     else:
                         show_positions()
                 until = self.said(M.MONEY_END if k == 0 else M.RIVER_END)
+                if later:
+                    until = min(until, self.said(M.STARTS) - 0.2)
             self.draw_curve(chart, f"raw{k}", raw(c), self.curve_color(k), self.pair_key(k),
                             None, until=until, after_first=first)
             if paced:
+                if later:
+                    self.start_named(chart, k, show_positions if pos is not None else None)
                 self.hold_until_moment(M.MONEY_END if k == 0 else M.RIVER_END)
                 ends = VGroup(chart.curves[f"raw{k}"][1][0], chart.curves[f"raw{k}"][1][-1],
                               chart.rows[f"raw{k}"][1][0], chart.rows[f"raw{k}"][1][-1])
                 self.emphasize(ends, run_time=1.0)
         return chart
 
+    def start_named(self, chart: CosineChart, k: int, show) -> None:
+        """(round 38) Curve k drawn, its start said: "starts at 1.00" lights its first dot and
+        number; "as the same token" boxes the two banks in the key; "at the same position"
+        brings the positions (`show`), each on its words."""
+        c = self.v.curves[k]
+        start = VGroup(chart.curves[f"raw{k}"][1][0], chart.rows[f"raw{k}"][1][0])
+        self.hold_until(self.said(M.STARTS) - 0.1)
+        self.emphasize(start, run_time=max(0.5, min(1.0, 0.85 * (
+            self.said(M.SAME_TOKEN) - self.time))))
+        self.hold_until(self.said(M.SAME_TOKEN) - 0.1)
+        self.emphasize(*[self.focus_glyphs(i) for i in c.pair.values],
+                       run_time=max(0.5, min(1.0, 0.85 * (self.said(M.SAME_POS) - self.time))))
+        if show is not None:
+            self.hold_until(self.said(M.SAME_POS) - 0.15)
+            show()
+
     def position_labels(self, legend: VGroup) -> VGroup:
-        """Beside each sentence of the key: the position of its focus word (not yet shown)."""
+        """Beside each sentence of the key: the position of its focus word (not yet shown);
+        (round 40) said as "word 6" when every such position is the word's number counted
+        from 1 among the drawn words (plan contexts[i].word: the unshown start token is
+        position 0), so a student counting the words gets the tag."""
         x = legend.get_right()[0] + 0.4
+        name, at = self.place_of()
         labels = VGroup()
         for i, (row, c) in enumerate(zip(legend, self.v.contexts)):
-            lab = inline(txt("position", SIZE, T.TEXT),
-                         Num(c.positions[0], decimals=0, size=SIZE, color=self.colors[i]))
+            lab = inline(txt(name, SIZE, T.TEXT),
+                         Num(at(c), decimals=0, size=SIZE, color=self.colors[i]))
             lab.move_to([x + lab.width / 2, row.get_y(), 0])
             labels.add(lab)
         return labels
+
+    def place_of(self):
+        """How a focus word's place is named: ("word", its number from 1 among the drawn
+        words) when that is its token position in every sentence, else ("position", the
+        token position)."""
+        if all(c.word.value == c.positions[0].value for c in self.v.contexts):
+            return "word", (lambda c: c.word)
+        return "position", (lambda c: c.positions[0])
 
     def angle_at(self, deg: float, color):
         """The angle panel's second arrow at `deg` from the first, its arc and θ."""
@@ -902,7 +975,7 @@ class BankDriftScene(StoryboardScene):
         # grow there, both by one factor, side by side, bottoms level, each labelled)
         grow = 3.0
         x_mid = chart.p(last - 0.9, 0.0)[0]
-        y_bot = chart.p(last, 0.36)[1]
+        y_bot = chart.p(last, 0.33)[1]
         big = VGroup(
             Line([x_mid, y_bot, 0], [x_mid, y_bot + len_m * grow, 0],
                  color=self.curve_color(drop), stroke_width=16, cap_style=CapStyleType.BUTT),
@@ -913,11 +986,13 @@ class BankDriftScene(StoryboardScene):
                    Num(od.raw_fall, decimals=2, size=NOTE_SIZE, color=self.curve_color(drop))),
             inline(txt("baseline fall", NOTE_SIZE, T.TEXT),
                    Num(od.baseline_fall, decimals=2, size=NOTE_SIZE, color=T.TEXT)))
-        labs[0].next_to(big[0], LEFT, buff=0.2).align_to(big[0], UP)
-        labs[1].next_to(labs[0], DOWN, buff=0.12).align_to(labs[0], RIGHT)
+        labs[1].next_to(labs[0], RIGHT, buff=0.35)
         # (round 36: a larger size, in the text's colour: it read as 10 px in grey)
         scale_note = txt(f"both drawn ×{grow:.0f}", NOTE_SIZE, T.TEXT)
         scale_note.next_to(labs, DOWN, buff=0.12).align_to(labs, RIGHT)
+        # (round 39: two lines standing on the bars' foot, between the dashed baseline and the
+        # curves: three lines hung from the bars' top crossed the baseline)
+        VGroup(labs, scale_note).next_to(big[0], LEFT, buff=0.2).align_to(big[0], DOWN)
         # (the labels come with the move: they are read as the voice says "most of")
         self.play(Transform(fall, big[0]), Transform(bfall, big[1]), FadeInPlace(labs),
                   FadeInPlace(scale_note), run_time=per + 0.3)
@@ -972,16 +1047,29 @@ class BankDriftScene(StoryboardScene):
             self.remove(moved, *moved.get_family())
             chart.curves[f"adj{k}"] = target
             chart.add(target)
-        self.play(*[FadeOut(h) for h in hangs], FadeOut(heights), run_time=0.4 * f)
+        # (round 38) once subtracted, the raw quantities leave with the stems: the raw
+        # curves' ghosts, the dashed baseline and its note (round 37 kept them on the
+        # "cosine − baseline" axis: three kinds of quantity on one chart, the step numbers
+        # on the baseline's line); they stay parts of the chart, at nothing
+        gone = [chart.curves[f"raw{k}"] for k in range(len(v.curves))] + \
+            [chart.curves["baseline"]] + ([chart.note] if getattr(chart, "note", None)
+                                          is not None else [])
+        self.play(*[FadeOut(h) for h in hangs], FadeOut(heights),
+                  *[DimPlace(m, 0.0) for m in gone], run_time=max(0.5, 0.5 * f))
         self.remove(*hangs, heights)
+        chart.hidden = {f"raw{k}" for k in range(len(v.curves))} | {"baseline"}
+        note = getattr(chart, "note", None)
+        if note is not None:            # (its words leave the chart: the axis's new name
+            chart.remove(note)          # may reach where they were)
+            self.remove(*note.get_family())
+            chart.note = None
         # (round 33: the axis now reads what the moved curves are)
         self.retitle(chart, "cosine − baseline")
-        # "... each then reads how far its cosine sits above the unrelated tokens' mean": the
-        # moved curves lit over the baseline while that is said (round 37: a 3-s still frame)
+        # "... each then reads how far its cosine sits above the different words' mean": the
+        # moved curves lit while that is said (round 37: a 3-s still frame)
         left = self.said(M.ADJUSTED_ENDS) - self.time
         if left > 1.0:
             self.play(*[Indicate_(chart.curves[f"adj{k}"], 1.0) for k in range(len(v.curves))],
-                      Indicate_(chart.curves["baseline"], 1.0),
                       run_time=min(2.5, left - 0.3))
         # "at the output the money bank still ends farther away": the adjusted curves' ends
         # lit as it is said (round 37: their numbers are gone: the river bank's adjusted end,
@@ -1022,12 +1110,30 @@ class BankDriftScene(StoryboardScene):
                 self.play(seg.animate.set_stroke(width=8), FadeInPlace(num), run_time=0.6)
                 # (the number lit while the voice says it, up to the next one)
                 lit = (self.said(M.FALLS_FAR) if sign > 0 else
+                       self.said(M.LESSON) if self.has(M.LESSON) else
                        self.beat_start + self.beat_end(beat)) - self.time - 0.2
                 # (its glyphs flash, not its dark backing: a lit backing read as a grey box)
                 glyphs = VGroup(*num.submobjects[1:]) if self.step_labels_backed else num
                 self.play(seg.animate.set_stroke(width=3), Indicate_(glyphs, 1.0),
                           run_time=max(0.5, min(2.5, lit)))
             head.add(*steps)
+            # (round 39) "so most of the money bank's raw last fall is a fall all words share;
+            # what changes most at the end is how close the river banks come": the money
+            # bank's small adjusted step, then the river bank's rise, lit again
+            if self.has(M.LESSON) and len(steps) == 2:
+                self.hold_until_moment(M.LESSON)
+                end = self.beat_start + self.beat_end(beat)
+                t = max(1.2, min(8.5, 0.92 * (end - self.time) - 0.4))
+                near_seg = chart.curves[f"adj{int(g.near.value)}"][0][-1]
+                self.play(Indicate_(VGroup(*steps[1].submobjects[1:]) if
+                                    self.step_labels_backed else steps[1], 1.12),
+                          run_time=0.45 * t)
+                self.play(near_seg.animate.set_stroke(width=8), Indicate_(
+                    VGroup(*steps[0].submobjects[1:]) if self.step_labels_backed
+                    else steps[0], 1.12), run_time=0.55 * t)
+                # (round 40: back to its width as the lesson ends: the thick last step stayed
+                # into the gap beat, 6 s over "a bar at every state")
+                self.play(near_seg.animate.set_stroke(width=3), run_time=0.4)
         self.adopt(chart, labels, head, box)
         chart.box = VGroup(labels, head, box)     # they leave with the baseline's pieces
         del base
@@ -1038,7 +1144,8 @@ class BankDriftScene(StoryboardScene):
         height where neither touches a drawn curve (the baseline's, the raw ghosts), nor
         leaves the plot; else the one touching fewest (`step_labels_backed` then says the
         numbers need an opaque backing over the curve they cross)."""
-        segs = [seg for _, (ss, _) in chart.curves.items() for seg in ss]
+        segs = [seg for name, (ss, _) in chart.curves.items() if name not in chart.hidden
+                for seg in ss]
         # (a dashed segment's points are its dashes')
         pts = np.array([p for seg in segs for m in seg.family_members_with_points()
                         for p in m.get_all_points()])
@@ -1077,8 +1184,11 @@ class BankDriftScene(StoryboardScene):
         # caption (round 35: about half the frame, it was 43 % of its width)
         top = TOP
         # (round 37: the key at its larger size still fits the side column: the plane gives up
-        # the width it needs, down to PLANE_MIN wide)
-        fit = 7.11 - T.EDGE - legend.width - 0.05 - SIDE_GAP - (-7.11 + T.EDGE + LABEL_ROOM)
+        # the width it needs, down to PLANE_MIN wide; round 40: the key there a narrower
+        # window round each focus word, the plane wider: 340 px of 854 read as small)
+        words = min(SIDE_WORDS, self.stage.key_words)
+        side_key = self.key_rows(words)
+        fit = 7.11 - T.EDGE - side_key.width - 0.05 - SIDE_GAP - (-7.11 + T.EDGE + LABEL_ROOM)
         height, width = top - BOTTOM, min(8.2, max(PLANE_MIN, fit))
         unit = min(width / (x1 - x0), height / (y1 - y0))
         plane = NumberPlane(x_range=[x0, x1, step], y_range=[y0, y1, step],
@@ -1092,16 +1202,20 @@ class BankDriftScene(StoryboardScene):
         side_x = plane.get_right()[0] + SIDE_GAP
         # the key, moved (not faded) to the top of the side column
         self.stage.legend_home = legend.get_center().copy()
-        if legend.width <= 7.11 - T.EDGE - side_x:
+        if side_key.width <= 7.11 - T.EDGE - side_x:
             # (with the last beat's pictures leaving: no stage left empty meanwhile)
-            self.clear(extra=[legend.animate.move_to([side_x + legend.width / 2,
-                                                      TOP - legend.height / 2, 0])])
+            anim, done = self.key_move(words, lambda m: m.move_to(
+                [side_x + m.width / 2, TOP - m.height / 2, 0]))
+            self.clear(extra=[anim])
+            done()
+            legend = self.stage.legend
             top = legend.get_bottom()[1] - 0.35
         else:       # a long sentence's key does not fit the side column: it leaves this beat
             self.clear()
             self.play(FadeOutPlace(legend), run_time=0.6)
             self.remove(*legend.get_family())
             self.stage.legend = self.stage.legend_home = None
+            self.stage.key_words = LEGEND_WORDS
             top = TOP - 0.1
         self.voice_on()
         head = VGroup(
@@ -1130,25 +1244,42 @@ class BankDriftScene(StoryboardScene):
             start.next_to(plane.c2p(*xy[0][0]), back, buff=0.2)
         # the grid's scale: one square's length, named, in a corner of the plot no path, dot
         # or axis crosses (with an opaque backing on the grid); it comes in with the grid
-        scale_bar = VGroup(inline(txt("grid square:", SIZE, T.TEXT),
-                                  Num(pr.step, decimals=0 if step >= 1 else 1, size=SIZE),
-                                  txt("unit" if step == 1 else "units", SIZE, T.TEXT)))
+        def scale_label(two_lines: bool) -> VGroup:
+            parts = [txt("grid square:", SIZE, T.TEXT),
+                     Num(pr.step, decimals=0 if step >= 1 else 1, size=SIZE),
+                     txt("unit" if step == 1 else "units", SIZE, T.TEXT)]
+            if not two_lines:
+                return VGroup(inline(*parts))
+            return VGroup(parts[0], inline(*parts[1:])).arrange(DOWN, buff=0.08,
+                                                               aligned_edge=LEFT)
         o_pt = np.array(plane.c2p(0, 0))
-        near_pts = np.array([plane.c2p(*p0) + (np.array(plane.c2p(*p1)) - plane.c2p(*p0)) * t
-                             for path in xy for p0, p1 in zip(path[:-1], path[1:])
-                             for t in np.linspace(0, 1, 40)]
+        near_pts = np.array(list(path_points(plane, xy))
                             + [[x, o_pt[1], 0] for x in np.linspace(plane.get_left()[0],
                                                                     plane.get_right()[0], 80)]
                             + [[o_pt[0], y, 0] for y in np.linspace(plane.get_bottom()[1],
                                                                     plane.get_top()[1], 80)])
+        # (what it must never cover: the paths' ends, and where PC2's name will stand, right
+        # of its axis's upper end)
+        end_pts = np.array([plane.c2p(*path[i]) for path in xy for i in (0, -1)]
+                           + [[o_pt[0] + dx, plane.get_top()[1] - dy, 0]
+                              for dx in np.linspace(0, 1.8, 12) for dy in (0.1, 0.3, 0.5)])
         best = None
-        for corner in (DR, DL, UR, UL):
-            scale_bar.move_to(plane.get_corner(corner) - corner * np.array(
-                [0.15 + scale_bar.width / 2, 0.12 + scale_bar.height / 2, 0]))
-            hits = covered(scale_bar, near_pts, pad=0.3)
-            if best is None or hits < best[0]:
-                best = (hits, scale_bar.get_center().copy())
-        scale_bar.move_to(best[1])
+        # (round 38: a label on a path's end hides a state: fewest ends (and PC2's name)
+        # first, then fewest path points; the middle of the bottom edge too, then, only if every place
+        # still covers an end, on two lines: a SmolLM2 draft's plane was hardly wider than
+        # "grid square: 100 units", which sat on the ends)
+        for two_lines in (False, True):
+            scale_bar = scale_label(two_lines)
+            for corner in (DR, DL, UR, UL, DOWN):
+                scale_bar.move_to(plane.get_corner(corner) - corner * np.array(
+                    [0.15 + scale_bar.width / 2, 0.12 + scale_bar.height / 2, 0]))
+                hits = (covered(scale_bar, end_pts, pad=0.3),    # (round 40: was 0.12)
+                        covered(scale_bar, near_pts, pad=0.3))
+                if best is None or hits < best[0]:
+                    best = (hits, scale_bar, scale_bar.get_center().copy())
+            if best[0][0] == 0:
+                break
+        scale_bar = best[1].move_to(best[2])
         scale_back = Rectangle(width=scale_bar.width + 0.16, height=scale_bar.height + 0.12,
                                stroke_width=0, fill_color=T.BACKGROUND,
                                fill_opacity=0.9).move_to(scale_bar)
@@ -1225,7 +1356,6 @@ class BankDriftScene(StoryboardScene):
         norm_said = "output state" in str(self.beat.get("narration") or "")
         ku = min(unit, room / max(1e-9, max(float(x) for x in [*pr.full_end_distances,
                                                                 pr.output_norm])))
-        self.bar_unit = ku
         bar_col = self.curve_color(k0)
 
         def dist_bar(d, col=None) -> VGroup:
@@ -1262,15 +1392,17 @@ class BankDriftScene(StoryboardScene):
         # the two ends is drawn, its length beside the words
         self.hold_until_moment(M.IN_PLANE)
         self.sub_caption("How far apart two ends lie: in the plane, in the full space")
-        # (the header line has been said and leaves: the rows take its place)
-        self.play(FadeOutPlace(head[0]), run_time=0.4)
-        self.remove(*head[0].get_family())
+        # (round 39: the header line left as PCA was named: the rows take its place)
         self.play(FadeInPlace(rows[0]), FadeInPlace(rows[1]), run_time=0.4)
         self.play(Create(seg), run_time=0.5)
         self.bring_to_front(dots)
         # the segment lies down in the column as the plane's bar, its length beside it
         self.play(TransformFromCopy(seg, rows[2][0]), run_time=0.9)
         self.play(FadeInPlace(rows[2][1]), run_time=0.3)
+        # (round 40: the segment and its number lit while the voice gets to the full space)
+        if self.said(M.SENTENCE_MOVES) - self.time > 0.8:
+            self.play(Indicate_(seg, 1.0), Indicate_(rows[2], 1.0),
+                      run_time=min(2.5, 0.92 * (self.said(M.SENTENCE_MOVES) - self.time)))
         # "in the full space, 6.6": its bar grows under the plane's, from the same edge
         self.hold_until_moment(M.SENTENCE_MOVES)
         self.play(FadeInPlace(rows[3]), run_time=0.3)
@@ -1290,20 +1422,16 @@ class BankDriftScene(StoryboardScene):
         # (round 33: the length, read, steps back: the answer is read against 1.2 vs 6.6)
         self.play(FadeInPlace(off), *([DimPlace(rows[5], 0.4), DimPlace(rows[6], 0.4)]
                                       if norm_said else []), run_time=0.4)
-        self.emphasize(off, run_time=0.8)
-        # the plane stays for the split (its own beat since round 32): what it reads
+        self.emphasize(off, run_time=max(0.8, min(2.5, 0.92 * (
+            self.beat_start + self.beat_end(beat) - self.time))))
+        # the plane as drawn, and what was read beside it: the closing recalls both
         back = VGroup(plane, ghosts, trails, marks, dots, start, end_label, pc, scale_back,
                       scale_bar)
 
         class Pca:
             pass
         pca = Pca()
-        pca.plane, pca.back, pca.trails, pca.dots, pca.start = plane, back, trails, dots, start
-        pca.end = end_label
-        pca.scale = VGroup(scale_back, scale_bar)
-        pca.names = [*pc[2:], end_label, scale_bar]      # (labels the split's moves avoid)
-        pca.read = [side, seg]
-        pca.left, pca.top = head.get_left()[0], head.get_top()[1]
+        pca.back, pca.trails, pca.read = back, trails, [side, seg]
         self.stage.pca = pca
         self.stage.other = [back, side, seg]
 
@@ -1343,386 +1471,32 @@ class BankDriftScene(StoryboardScene):
         """What the voice names flashes in the highlight's colour, in place (no box)."""
         self.play(*[Indicate_(m, 1.0) for m in ms], run_time=run_time)
 
-    def beat_split(self, beat) -> None:
-        """The move split into the arrow all sentences share (their mean X^(0) to their mean
-        X^(L)) and each one's own (the rest of its move), on the plane the `projection` beat
-        left: each arrow's shadow drawn where it really points on the plane (round 35: the
-        own arrows were drawn in columns, all turned one way). One idea at a time (round 37:
-        the frame was crowded): one shared arrow, then its copies; the corner where the own
-        arrows grow, magnified in the empty side column (round 36 laid the box over the
-        paths), gone before the bars of every arrow's full length come; then one arrow seen
-        side-on casting its shadow onto the plane, which fills its bar, the shared arrow's
-        first, then an own one's."""
-        # (no lead-in: the same plane goes on; the voice starts with the beat)
-        pca = self.stage.pca
-        v, pr = self.v, self.v.projection
-        plane, back, trails, dots = pca.plane, pca.back, pca.trails, pca.dots
-        # the ends' comparison has been read: it leaves as the split is said
-        self.play(*[FadeOutPlace(m) for m in pca.read], run_time=0.6)
-        for m in pca.read:
-            self.remove(*m.get_family())
-        self.stage.other = [back]
-        sb = self.split_bars(pca.left, pca.top)
-        a0, a1 = (np.array(plane.c2p(*p)) for p in pr.shared_xy.values)
-        # "split each bank's net move, from X zero to X six, into two arrows": the paths step
-        # back (the arrows are drawn over them), X^(0) and X^(L) lit; X^(0)'s label steps off
-        # the line the shared arrow will take (clear of the axes' names)
-        self.hold_until_moment(M.SPLIT)
-        # (the grid's scale, read in the beat before, steps back where the shared arrow will
-        # cross it: a teacher's plane may have no corner clear of that line)
-        line_pts = np.array([a0 + (a1 - a0) * t for t in np.linspace(0, 1, 80)])
-        crossed = covered(pca.scale, line_pts, pad=0.05) > 0
-        self.play(DimPlace(trails, 0.35),
-                  *([DimPlace(pca.scale, 0.0)] if crossed else []),
-                  *self.clear_of_line(pca.start, plane.c2p(*pr.xy.raw[0][0]), a0, a1,
-                                      avoid=pca.names), run_time=0.8)
-        self.pulse(pca.start, pca.end, run_time=max(0.6, min(1.6, 0.8 * (
-            self.said(M.ONE_ARROW) - self.time))))
-        # "one arrow all three banks share": the mean of the three X^(0), and the shared
-        # arrow's shadow on the plane grows from it as it is said
-        mean0 = Dot(a0, radius=0.08, color=T.TEXT)
-        mean1 = Dot(a1, radius=0.08, color=T.TEXT)
-        shadow = Arrow(a0, a1, buff=0, color=T.TEXT, stroke_width=5,
-                       max_tip_length_to_length_ratio=0.06)
-        self.hold_until_moment(M.ONE_ARROW)
-        self.play(FadeInPlace(mean0), run_time=0.4)
-        self.play(GrowArrow(shadow), run_time=max(0.8, min(3.0, 0.9 * (
-            self.said(M.MEAN_START) - self.time))))
-        # "from their mean start": that dot and the X^(0) it is the mean of
-        self.hold_until_moment(M.MEAN_START)
-        self.play(Indicate_(mean0, 1.4), Indicate_(pca.start, 1.0),
-                  run_time=max(0.6, min(1.2, 0.85 * (self.said(M.MEAN_END) - self.time))))
-        # "... to their mean end, 10.7 long": the mean of the three X^(L) at the tip; a copy
-        # of the arrow lies down in the side column as the bar of its length
-        self.hold_until_moment(M.MEAN_END)
-        self.play(FadeInPlace(mean1), Indicate_(dots, 1.0), run_time=0.6)
-        self.play(FadeInPlace(sb.names[0]), TransformFromCopy(shadow, sb.outlines[0]),
-                  run_time=0.9)
-        self.play(FadeInPlace(sb.nums[0]), run_time=0.3)
-        # "it is drawn again from each bank's own start": one copy per bank, from that bank's
-        # X^(0) (on this plane the starts nearly coincide); the mean's dots leave
-        xy, own_xy = pr.xy.raw, pr.own_xy.raw
-        # (thinner than the one arrow: copies a few pixels apart read as copies, not as one
-        # thick double line)
-        copies = VGroup(*[Arrow(plane.c2p(*xy[c][0]), plane.c2p(*own_xy[c][0]), buff=0,
-                                color=T.TEXT, stroke_width=3,
-                                max_tip_length_to_length_ratio=0.05)
-                          for c in range(len(self.colors))])
-        self.hold_until_moment(M.OWN_START)
-        self.play(Transform(shadow, copies[0]),
-                  *[TransformFromCopy(shadow, cp) for cp in copies[1:]],
-                  FadeOutPlace(mean0), FadeOutPlace(mean1), run_time=0.9)
-        self.remove(mean0, mean1)
-        shared = VGroup(shadow, *copies[1:])
-        # "then each bank's own arrow runs from that tip to its own end, magnified here": the
-        # corner where the copies' tips meet is boxed, the box flies into the empty column
-        # under the shared bar, magnified (its factor written), and each own arrow grows in
-        # both, one after another, to its bank's X^(L), pointing where its shadow points
-        own = VGroup(*[Arrow(plane.c2p(*own_xy[c][0]), plane.c2p(*own_xy[c][1]), buff=0,
-                             color=col, stroke_width=5, max_tip_length_to_length_ratio=0.45,
-                             max_stroke_width_to_length_ratio=40)
-                       for c, col in enumerate(self.colors)])
-        self.hold_until_moment(M.OWN)
-        top = sb.outlines[0].get_bottom()[1] - 0.3
-        W = min(5.6, 7.11 - T.EDGE - pca.left)
-        H = min(3.0, top - (BOTTOM + 0.1))
-        lens = self.corner_lens(
-            window=[*[a.get_start() for a in own], *[a.get_end() for a in own]],
-            shared=[(cp.get_start(), cp.get_end()) for cp in copies],
-            own=[(a.get_start(), a.get_end(), col) for a, col in zip(own, self.colors)],
-            place=np.array([pca.left + W / 2, top - H / 2, 0.0]), size=(W, H))
-        if not lens.useful:         # (own arrows long on the plane: seen there as they are)
-            lens = None
-        grow_until = self.said(M.INSET) if self.has(M.INSET) else self.time + 2.0
-        if lens is not None:
-            self.play(Create(lens.window), run_time=0.5)
-            self.play(TransformFromCopy(lens.window, lens.frame), run_time=0.8)
-            self.play(FadeInPlace(lens.context), FadeInPlace(lens.label), run_time=0.5)
-        per = max(0.5, min(1.2, 0.85 * (grow_until - self.time) / len(own)))
-        for c, a in enumerate(own):
-            self.play(GrowArrow(a), *([GrowArrow(lens.own[c])] if lens else []),
-                      run_time=per)
-        self.bring_to_front(dots)
-        if lens is not None:
-            self.hold_until(self.said(M.INSET) - 0.1)
-            self.emphasize(lens.label, run_time=max(0.6, min(1.5, 0.85 * (
-                self.said(M.FULL) - self.time))))
-        # "in all 384 coordinates, the longest own arrow, the money bank's, is under half as
-        # long as the shared one": the box shrinks back into its corner and leaves; the own
-        # arrows' full lengths come as bars under the shared one (grown, not laid from the
-        # box: the box shows their shadows), the longest lit, the shared bar's half marked
-        self.hold_until_moment(M.FULL)
-        if lens is not None:
-            inner = VGroup(lens.frame, lens.context, lens.own, lens.label)
-            self.play(Transform(inner, lens.window.copy().set_stroke(opacity=0)),
-                      run_time=0.7)
-            self.play(FadeOutPlace(lens.window), run_time=0.3)
-            self.remove(*inner.get_family(), *lens.window.get_family())
-        self.play(FadeInPlace(sb.head), *[FadeInPlace(m) for m in sb.names[1:]],
-                  LaggedStart(*[GrowFromEdge(o, LEFT) for o in sb.outlines[1:]],
-                              lag_ratio=0.3), run_time=1.2)
-        self.play(*[FadeInPlace(m) for m in sb.nums[1:]], run_time=0.4)
-        k = int(pr.own_longest)
-        self.pulse(sb.outlines[k + 1], sb.names[k + 1], sb.nums[k + 1], run_time=max(
-            0.8, min(1.6, 0.85 * (self.said(M.HALF) - self.time))))
-        # (the half mark only where every own arrow is under it: plan answer.shared)
-        half = [sb.half, sb.half_label] if pr.answer.shared.value else []
-        self.hold_until(self.said(M.HALF) - 0.3)
-        if half:
-            self.play(Create(sb.half), FadeInPlace(sb.half_label), run_time=0.6)
-        self.wait(max(0.1, min(2.0, 0.85 * (self.said(M.SHARED_SUM) - self.time) - 0.4)))
-        if half:
-            self.play(*[FadeOutPlace(m) for m in half], run_time=0.35)
-            self.remove(*[x for m in half for x in m.get_family()])
-        # "why all three share it is not measured here": the shared arrows and their bar lit,
-        # the words under the bars
-        self.hold_until_moment(M.SHARED_SUM)
-        self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0])],
-                  FadeInPlace(sb.unknown, rate_func=squish_rate_func(smooth, 0.0, 0.5)),
-                  run_time=max(0.6, min(1.4, 0.85 * (self.said(M.NOT_MEASURED) - self.time))))
-        # "the plane shows each arrow's shadow, its projection onto the plane": the shared
-        # arrow seen side-on, the plane an edge-on line under the bars: its bar lies down on
-        # the line and tilts up by its angle to the plane; a drop from its tip marks its
-        # shadow on the line
-        self.hold_until_moment(M.WAYS)
-        self.play(FadeOutPlace(sb.unknown), run_time=0.3)
-        self.remove(*sb.unknown.get_family())
-        self.sub_caption("Side view: an arrow over the plane, and its shadow on it")
-        self.play(Create(sb.line), FadeInPlace(sb.line_names), run_time=0.6)
-        first = self.cast_shadow(sb, 0, until=self.said(M.LIES_IN))
-        # "the shared arrow lies nearly in the plane: its shadow keeps most of its length":
-        # the shadow rises into the bar as its fill
-        self.hold_until_moment(M.LIES_IN)
-        self.play(TransformFromCopy(first[-1], sb.fills[0]), run_time=1.0)
-        self.play(Indicate_(sb.fills[0], 1.0), Indicate_(first[-1], 1.0), run_time=max(
-            0.6, min(1.6, 0.8 * (self.said(M.LIES_OFF) - self.time))))
-        # "each own arrow points mostly off the plane: its shadow is short": the longest own
-        # arrow does the same, nearly upright; its short shadow fills its bar, and the other
-        # own bars fill to theirs
-        self.hold_until_moment(M.LIES_OFF)
-        self.play(FadeOutPlace(first), run_time=0.4)
-        self.remove(*first.get_family())
-        second = self.cast_shadow(sb, k + 1, until=self.said(M.LIES_OFF) + 2.6)
-        self.play(TransformFromCopy(second[-1], sb.fills[k + 1]), run_time=0.8)
-        others = [f for i, f in enumerate(sb.fills[1:]) if i != k]
-        if others:
-            self.play(*[GrowFromEdge(f, LEFT) for f in others], run_time=0.8)
-        # "so the net moves of all three banks are mostly the shared arrow": the side view
-        # leaves (the fills' key comes in its place); the shared arrows and their bar lit
-        self.hold_until(self.said(M.NET) - 0.5)
-        self.sub_caption(self.beat.get("caption") or "")
-        self.play(FadeOutPlace(VGroup(second, sb.line, sb.line_names)),
-                  FadeInPlace(sb.legend), run_time=0.5)
-        self.remove(*second.get_family(), *sb.line.get_family(), *sb.line_names.get_family())
-        end = self.beat_start + self.beat_end(beat)
-        self.hold_until_moment(M.NET)
-        self.play(*[Indicate_(m, 1.0) for m in (*shared, sb.outlines[0], sb.fills[0])],
-                  run_time=max(0.8, min(2.0, 0.8 * (end - self.time))))
-        self.stage.other = [back, sb.all, shared, own]
-
-    def cast_shadow(self, sb, i: int, until: float) -> VGroup:
-        """Arrow i of the split (0: the shared one, then each own one) seen side-on: a copy of
-        its bar's outline lies down on the edge-on plane's line as an arrow of its full length,
-        tilts up by its angle to the plane (plan shared_shown / own_shown: the cosine of that
-        angle), a dashed drop from its tip, and its shadow grows along the line under it; paced
-        to end by `until`. Returns VGroup(arrow, drop, shadow), on screen."""
-        o = sb.origin
-        length = sb.lengths[i] * sb.ku
-        share = float(np.clip(sb.shown[i], 0.0, 1.0))
-        angle = float(np.arccos(share))
-        col = sb.colors[i]
-        arrow = Arrow(o, o + RIGHT * length, buff=0, color=col, stroke_width=4,
-                      max_tip_length_to_length_ratio=0.12, max_stroke_width_to_length_ratio=40)
-        tip = o + length * np.array([np.cos(angle), np.sin(angle), 0.0])
-        foot = np.array([tip[0], o[1], 0.0])
-        drop = DashedLine(tip, foot, dash_length=0.07, color=col, stroke_width=2)
-        shadow = Rectangle(width=max(0.02, length * share), height=0.12, stroke_width=0,
-                           fill_color=col, fill_opacity=0.9)
-        shadow.move_to(o + RIGHT * length * share / 2)
-        room = max(2.4, 0.9 * (until - self.time))
-        self.play(TransformFromCopy(sb.outlines[i], arrow), run_time=0.3 * room)
-        self.play(Rotate(arrow, angle, about_point=o), run_time=0.35 * room)
-        self.play(Create(drop), GrowFromEdge(shadow, LEFT), run_time=0.35 * room)
-        return VGroup(arrow, drop, shadow)
-
-    def corner_lens(self, window, shared, own, place, size):
-        """The corner of the plane round the points `window` (the own arrows' ends) boxed, and
-        that box magnified in the empty place `place` (its centre) `size` large (round 37: in
-        the side column, not over the paths): an integer factor in half steps, written in it;
-        what the box holds of the shared arrows `shared` ((start, tip), cut at its edges), the
-        banks' ends and the own arrows `own` ((start, end, colour)), each drawn magnified.
-        Returns its parts (not shown): window, frame, context (shared tips, ends), own (the
-        own arrows magnified), label, and useful: whether it magnifies at least 2.5 times
-        (else the own arrows are long enough to be seen on the plane)."""
-        W, H = size
-        pts = np.array(window)
-        lo, hi = pts.min(axis=0), pts.max(axis=0)
-        c_reg = (lo + hi) / 2
-        span = np.maximum(hi - lo, 1e-3) + 0.1          # (a margin round the arrows)
-        # (room kept for the factor's line at the box's top)
-        k = float(max(1.0, min(12.0, np.floor(2 * min(0.9 * W / span[0],
-                                                      0.78 * H / span[1])) / 2)))
-        w, h = W / k, H / k
-        win = Rectangle(width=w, height=h, color=T.POINTER, stroke_width=2.5).move_to(c_reg)
-        frame = Rectangle(width=W, height=H, stroke_color=T.POINTER, stroke_width=2.5,
-                          fill_color=T.BACKGROUND, fill_opacity=1).move_to(place)
-        c_in = np.array(place, dtype=float)
-
-        def f(p):
-            return c_in + k * (np.array(p) - c_reg)
-        box_lo = c_reg - np.array([w / 2, h / 2, 0])
-        box_hi = c_reg + np.array([w / 2, h / 2, 0])
-        context = VGroup()      # (the paths are left out: magnified, their bits read as arrows)
-        for a, b in shared:
-            cut = clip_segment(a, b, box_lo, box_hi)
-            if cut is not None:
-                context.add(Arrow(f(cut[0]), f(cut[1]), buff=0, color=T.TEXT, stroke_width=3,
-                                  max_tip_length_to_length_ratio=0.25,
-                                  max_stroke_width_to_length_ratio=40))
-        context.add(*[Dot(f(b), radius=0.08, color=col) for _, b, col in own])
-        arrows = VGroup(*[Arrow(f(a), f(b), buff=0, color=col, stroke_width=5,
-                                max_tip_length_to_length_ratio=0.3,
-                                max_stroke_width_to_length_ratio=40) for a, b, col in own])
-        label = txt(f"on the plane, magnified ×{k:g}", SIZE, T.POINTER)
-        if label.width > W - 0.2:
-            label = txt(f"magnified ×{k:g}", SIZE, T.POINTER)
-        # (in a corner inside the box where no magnified arrow or dot is, else the emptiest)
-        inner = np.array([p for m in (*context, *arrows) for p in m.get_all_points()])
-        best = None
-        for corner in (UL, UR, DL, DR):
-            label.move_to(frame.get_corner(corner) - corner * np.array(
-                [0.1 + label.width / 2, 0.08 + label.height / 2, 0]))
-            hits = covered(label, inner, pad=0.08)
-            if best is None or hits < best[0]:
-                best = (hits, label.get_center().copy())
-        label.move_to(best[1])
-
-        class Lens:
-            pass
-        ins = Lens()
-        ins.window, ins.frame, ins.context, ins.own, ins.label = (win, frame, context, arrows,
-                                                                  label)
-        ins.useful = k >= 2.5
-        return ins
-
-    def clear_of_line(self, label, at, a, b, avoid=()) -> list:
-        """The move (as a list of animations, maybe empty) that takes `label`, beside the
-        point `at`, off the segment a-b: to the first side of `at` where it touches neither
-        the segment, nor the mobjects `avoid`, nor the frame's edge."""
-        pts = np.array([a + (b - a) * t for t in np.linspace(0, 1, 80)])
-        if not covered(label, pts, pad=0.05):
-            return []
-        to = label.copy()
-        for d in (RIGHT, DR, DOWN, UR, DL, LEFT, UP, UL):
-            to.next_to(at, d, buff=0.18)
-            if not covered(to, pts, pad=0.05) and not any(
-                    overlaps(to, m, pad=0.04) for m in avoid) and \
-                    abs(to.get_right()[0]) < 7.11 - T.EDGE and to.get_left()[0] > -7.11 + T.EDGE:
-                return [label.animate.move_to(to)]
-        return []
-
-    def split_bars(self, left: float, top: float, right: float | None = None,
-                   side_view: bool = True):
-        """The bars of the split (not yet shown), in the column from `left` to `right` (the
-        frame's margin) under `top`: a head, and one row per arrow, the shared one first: its
-        name, an outlined bar of its full length in the full space (plan `shared_move`,
-        `own_parts`; one scale, fitted to the column), filled to its shadow's share on the
-        plane (`shared_shown`, `own_shown`) and its length; the shared bar's half (`half`,
-        `half_label`), the words "not measured" (`unknown`) and the fill's key (`legend`),
-        both on the line under the bars. With `side_view`, the scale also leaves room under
-        the bars for the side view of one arrow at a time over the plane seen edge-on (`line`,
-        `line_names`, `origin` under the bars' left end): the tallest arrow tilted by its
-        angle fits between the bars and the caption, the line and its name in the column."""
-        pr = self.v.projection
-        right = 7.11 - T.EDGE if right is None else right
-        head = inline(txt("full lengths, in all", SIZE, T.TEXT),
-                      Num(pr.d_model, decimals=0, size=SIZE), txt("dims:", SIZE, T.TEXT))
-        head.move_to([left + head.width / 2, top - head.height / 2, 0])
-        names = VGroup(txt("shared", SIZE, T.TEXT), *[
-            inline(txt("own", SIZE, T.TEXT), txt(f"{c + 1}", SIZE, col))
-            for c, col in enumerate(self.colors)])
-        lengths = [float(x) for x in (pr.shared_move, *pr.own_parts)]
-        shown = [float(x) for x in (pr.shared_shown, *pr.own_shown)]
-        colors = [T.TEXT, *self.colors]
-        nums = VGroup(*[Num(x, decimals=1, size=SIZE, color=col)
-                        for x, col in zip((pr.shared_move, *pr.own_parts), colors)])
-        bars_x = left + max(m.width for m in names) + 0.2
-        room = right - bars_x - 0.15 - max(m.width for m in nums)
-        ku = max(0.5, room) / max(1e-9, max(lengths))   # (any units)
-        step = 0.45
-        ys = [head.get_bottom()[1] - 0.4 - step * i for i in range(len(lengths))]
-        line_y = BOTTOM + 0.3
-        if side_view:       # (the tallest tilted arrow fits under the bars)
-            rise = max(x * float(np.sqrt(max(0.0, 1.0 - min(1.0, f) ** 2)))
-                       for x, f in zip(lengths, shown))
-            space = ys[-1] - 0.13 - 0.3 - line_y
-            if rise > 0:
-                ku = min(ku, max(0.1, space) / rise)
-            # (and the edge-on plane's line, as long as the longest bar, with its name)
-            name_w = txt("plane", SIZE, T.TEXT).width
-            ku = min(ku, max(0.5, right - bars_x - 0.32 - name_w) / max(1e-9, max(lengths)))
-        outlines, fills = VGroup(), VGroup()
-        for name, x, f, col, num, y in zip(names, lengths, shown, colors, nums, ys):
-            w = max(0.04, x * ku)
-            box = Rectangle(width=w, height=0.26, stroke_color=col, stroke_width=2.5,
-                            fill_opacity=0).move_to([bars_x + w / 2, y, 0])
-            fw = max(0.03, w * min(1.0, f))
-            fill = Rectangle(width=fw, height=0.26, stroke_width=0, fill_color=col,
-                             fill_opacity=0.85).move_to([bars_x + fw / 2, y, 0])
-            name.move_to([left + name.width / 2, y, 0])
-            # (one column right of the longest bar: clear of the shared bar's half mark)
-            num.move_to([bars_x + max(lengths) * ku + 0.15 + num.width / 2, y, 0])
-            outlines.add(box)
-            fills.add(fill)
-        x_half = bars_x + lengths[0] * ku / 2
-        y_top = outlines[0].get_top()[1] + 0.06
-        y_bot = outlines[-1].get_bottom()[1] - 0.06
-        half = DashedLine([x_half, y_top, 0], [x_half, y_bot, 0], dash_length=0.08,
-                          color=T.POINTER, stroke_width=3)
-        half_label = txt("half", SIZE, T.POINTER).next_to(half, DOWN, buff=0.08)
-        under = y_bot - 0.3
-        unknown = txt("why all share it: not measured here", SIZE, T.POINTER)
-        legend = inline(Rectangle(width=0.3, height=0.18, stroke_width=0, fill_color=T.TEXT,
-                                  fill_opacity=0.85),
-                        txt("filled: its shadow on the plane", SIZE, T.TEXT))
-        for m in (unknown, legend):
-            m.move_to([left + m.width / 2, under - m.height / 2, 0])
-        for m in (head, unknown, legend):
-            if m.get_right()[0] > right:                # (a long line: that line smaller)
-                m.scale((right - left) / m.width, about_edge=LEFT)
-        # the side view's plane, edge-on: a line from under the bars' left end, as long as the
-        # longest bar and a little more, named at its end
-        origin = np.array([bars_x, line_y, 0.0])
-        line = Line(origin + LEFT * 0.1, origin + RIGHT * (max(lengths) * ku + 0.2),
-                    color=T.TEXT, stroke_width=3)
-        # (named "plane" at its end; the caption says it is a side view: a name left of it
-        # reached the plane's scale)
-        line_names = VGroup(txt("plane", SIZE, T.TEXT).next_to(line, RIGHT, buff=0.12))
-
-        class Split:
-            pass
-        sp = Split()
-        sp.head, sp.names, sp.outlines, sp.fills, sp.nums = head, names, outlines, fills, nums
-        sp.half, sp.half_label, sp.unknown, sp.legend = half, half_label, unknown, legend
-        sp.line, sp.line_names, sp.origin = line, line_names, origin
-        sp.lengths, sp.shown, sp.colors, sp.ku = lengths, shown, colors, ku
-        # (what stays on screen at the beat's end, which the next beat clears)
-        sp.all = VGroup(head, names, outlines, fills, nums, legend)
-        return sp
-
     def beat_answer(self, beat) -> None:
         """The closing says both results, each on its own picture (round 37: it kept only the
         gap's). First the gap's chart, recalled whole at once (round 36: it was redrawn bar
         by bar, a 14-s replay): its last bar and number, then the part of it the last step
         added (a line at the bar before's height across to it, the part above lit) and (if
         said) the word the near sentence shares with sentence 1, underlined. Then the chart
-        leaves and the split's bars come back whole in its place: the move all share lit,
-        then the parts of the own arrows off the plane."""
+        leaves and the PCA plane comes back whole in its place, the key beside it as there:
+        the three paths lit, then the two ends' distances, in the plane and in the full space,
+        with "apart: mostly off this plane" (round 40: the split's bars, cut with the split)."""
         self.lead_in()
         st = self.stage
         lg, home = st.legend, st.legend_home
-        self.clear(extra=[lg.animate.move_to(home)] if lg is not None and home is not None
-                   else ())
+        # (the plane as the projection beat left it, copied before it leaves: recalled below)
+        pca = getattr(st, "pca", None)
+        recall = None
+        if pca is not None:
+            recall = (pca.back.copy(), VGroup(*pca.read).copy(),
+                      list(pca.back.submobjects).index(pca.trails),
+                      (lg.get_corner(UL).copy(), st.key_words)
+                      if lg is not None and home is not None else None)
+        if lg is not None and home is not None:
+            anim, done = self.key_move(LEGEND_WORDS, lambda m: m.move_to(home))
+            self.clear(extra=[anim])
+            done()
+        else:
+            self.clear()
         st.legend_home = None
         self.legend()
         v, g = self.v, self.v.gap
@@ -1762,46 +1536,47 @@ class BankDriftScene(StoryboardScene):
             words, marks = self.shared_marks(j)
             self.play(FadeInPlace(note), *([Create(marks)] if words else []), run_time=0.6)
             if words:
-                self.emphasize(*words, run_time=max(0.8, min(2.5, 0.7 * (
-                    self.said(M.CLOSE_MOVE) - self.time))))
+                self.emphasize(*words, run_time=max(0.8, min(3.5, 0.92 * (
+                    self.said(M.CLOSE_MOVE) - self.time) - 0.8)))
             other += [note, marks]
-        # "and all three banks make mostly the same net move": the chart leaves, the split's
-        # bars come back whole in its place (the key under the title names the banks)
-        self.hold_until(self.said(M.CLOSE_MOVE) - 0.6)
-        self.play(*[FadeOutPlace(m) for m in other], run_time=0.5)
+        end = self.beat_start + self.beat_end(beat)
+        if recall is None:              # (no plane drawn before: the chart stays)
+            self.hold_until(end)
+            self.stage.other = other
+            return
+        back, read, trails, side_at = recall
+        # "and in a PCA plot of these states, the three banks take nearly the same path": the
+        # chart leaves, the plane comes back whole (the key moving aside as it did there), its
+        # three paths lit
+        self.hold_until(self.said(M.CLOSE_MOVE) - 0.8)
+        moves, done = [], (lambda: None)
+        if self.stage.legend is not None and side_at is not None:
+            ul, words = side_at
+            anim, done = self.key_move(words, lambda m: m.shift(ul - m.get_corner(UL)))
+            moves = [anim]
+        elif self.stage.legend is not None:     # (a long key left the plane's beat: here too)
+            other.append(self.stage.legend)
+            self.stage.legend = self.stage.legend_home = None
+            self.stage.key_words = LEGEND_WORDS
+        self.play(*[FadeOutPlace(m) for m in other], *moves, run_time=0.6)
+        done()
+        if moves:
+            self.stage.legend_home = home
         for m in other:
             self.remove(*m.get_family())
-        top = self.content_top() - 0.2
-        sb = self.split_bars(-3.6, top, right=3.6, side_view=False)
-        card = VGroup(sb.head, sb.names, sb.outlines, sb.fills, sb.nums, sb.legend)
-        card.shift(DOWN * max(0.0, 0.5 * ((top - BOTTOM) - card.height)))
-        self.play(FadeInPlace(card), run_time=0.6)
+        self.play(FadeInPlace(back), run_time=0.6)
         self.hold_until_moment(M.CLOSE_MOVE)
-        self.play(*[Indicate_(m, 1.0) for m in (sb.names[0], sb.outlines[0], sb.fills[0],
-                                                 sb.nums[0])],
-                  run_time=max(0.8, min(2.0, 0.85 * (self.said(M.CLOSE_OFF) - self.time))))
-        # "what sets them apart lies mostly off the plane": the own bars' unfilled parts, the
-        # part of each own arrow off the plane, lit and kept lit to the end
+        self.play(*[Indicate_(t, 1.0) for t in back[trails]],
+                  run_time=max(0.8, min(3.0, 0.92 * (self.said(M.CLOSE_OFF) - self.time))))
+        # "what sets them apart lies mostly off its plane": one pair's ends, 1.2 apart in the
+        # plane against 6.6 in the full space, and the words, back beside it, lit to the end
         self.hold_until_moment(M.CLOSE_OFF)
-        off = VGroup(*[Rectangle(width=max(0.02, o.width - f.width), height=o.height,
-                                 stroke_width=0, fill_color=T.POINTER, fill_opacity=0.35)
-                       .move_to([(f.get_right()[0] + o.get_right()[0]) / 2, o.get_y(), 0])
-                       for o, f in zip(sb.outlines[1:], sb.fills[1:])])
-        # (named beside the longest own bar, where the bars leave room before their numbers)
-        name = txt("off the plane", SIZE, T.POINTER)
-        longest = max(sb.outlines[1:], key=lambda o: o.get_right()[0])
-        name.next_to(longest, RIGHT, buff=0.25).set_y(float(np.mean([o.get_y()
-                                                                  for o in sb.outlines[1:]])))
-        if name.get_right()[0] + 0.1 < min(m.get_left()[0] for m in sb.nums[1:]):
-            off.add(name)
-        self.play(FadeIn(off), run_time=0.6)
-        end = self.beat_start + self.beat_end(beat)
+        self.play(FadeInPlace(read), run_time=0.6)
         if end - self.time > 0.3:
-            self.play(*[Indicate_(m, 1.0) for m in off],
-                      run_time=max(0.3, min(2.5, end - self.time)))
+            self.play(Indicate_(read, 1.0), run_time=max(0.3, min(2.5, end - self.time)))
         if end - self.time > 0.1:
             self.hold_until(end)
-        self.stage.other = [card, off]
+        self.stage.other = [back, read]
 
     def pca_happening(self, plane, head, pc, xy) -> VGroup:
         """PCA seen happening, as the voice names each step: every state of every sentence
@@ -1828,7 +1603,8 @@ class BankDriftScene(StoryboardScene):
         o = np.array(plane.c2p(0, 0))
         dims = VGroup(Line(o + LEFT * 0.9, o + RIGHT * 0.9, color=T.MUTED, stroke_width=2),
                       Line(o + DOWN * 0.9, o + UP * 0.9, color=T.MUTED, stroke_width=2))
-        view.next_to(VGroup(ghosts, dims), DOWN, buff=0.15)
+        # (round 38: in the side column under "all 21 states", not on the grid's lines)
+        view.next_to(head[0], DOWN, buff=0.3).align_to(head, LEFT)
         self.keep_inside(view)
         view = VGroup(Rectangle(width=view.width + 0.16, height=view.height + 0.1,
                                 stroke_width=0, fill_color=T.BACKGROUND, fill_opacity=0.9)
@@ -1846,8 +1622,14 @@ class BankDriftScene(StoryboardScene):
         self.play(Create(dims), FadeInPlace(view), run_time=max(0.6, min(1.2, 0.2 * left)))
         self.bring_to_front(ghosts)
         # (the words flash, not their dark backing: a lit backing hid them, round 33)
-        self.emphasize(ghosts, view[1], run_time=max(0.6, min(3.0, 0.85 * (self.said(M.DIRECTIONS)
-                                                                        - self.time))))
+        # (round 40: the line boxed as it is drawn round, the dots swelling one after another:
+        # a white flash on white words and a slow one on the dots were a 4-s still picture)
+        t = max(0.6, min(4.5, 0.92 * (self.said(M.DIRECTIONS) - self.time)))
+        box = SurroundingRectangle(view[1], color=T.POINTER, buff=0.05, stroke_width=3)
+        self.play(Succession(Create(box, run_time=0.5 * t), Uncreate(box, run_time=0.5 * t)),
+                  LaggedStart(*[Indicate_(g, 1.5) for g in ghosts], lag_ratio=0.08),
+                  run_time=t)
+        self.remove(box)
         # the two directions, through the states' mean (the plane's origin: PCA centres)
         o = np.array(plane.c2p(0, 0))
         room = min(o[0] - plane.get_left()[0], plane.get_right()[0] - o[0],
@@ -1869,26 +1651,27 @@ class BankDriftScene(StoryboardScene):
         # (beside its upper end, where it stays: it does not jump ends later)
         name2 = txt("PC2", SIZE, T.POINTER).next_to(o + half2 * UP, RIGHT, buff=0.08)
         name2.align_to(o + half2 * UP, UP)
+        name1 = self.pc1_name_at(plane, xy, o, name1, axis2, name2, reserve)
         self.hold_until_moment(M.DIRECTIONS)        # "the two directions ... spread most"
         # the arbitrary view (its axes, its note) leaves first: the turning line would cross
         # the note under the states
-        self.play(FadeOutPlace(dims), FadeOutPlace(view), run_time=0.4)
-        self.remove(*dims.get_family(), *view.get_family())
+        self.play(FadeOutPlace(dims), FadeOutPlace(view), FadeOutPlace(head[0][:-1]),
+                  run_time=0.4)
+        self.remove(*dims.get_family(), *view.get_family(), *head[0].get_family())
         # what PC1 and PC2 are, in one plain line beside the plane (round 35: the axes were
         # only named), said as they are drawn; it stays while the plane is read (PC1 is
         # found among all the model's directions, not in the page's two shown before)
+        # (round 39: the side column holds one statement at a time: this one takes the
+        # place of "all 21 states", and the shares take its place; round 38b's column
+        # grew to six lines)
         sketch = VGroup(inline(txt("PC1, PC2: of all", SIZE, T.POINTER),
                                Num(pr.d_model, decimals=0, size=SIZE, color=T.POINTER),
                                txt("directions,", SIZE, T.POINTER)),
-                        inline(txt("the two in which the", SIZE, T.POINTER),
-                               Num(pr.n_points, decimals=0, size=SIZE, color=T.POINTER),
-                               txt("states", SIZE, T.POINTER)),
-                        txt("spread most", SIZE, T.POINTER)
-                        ).arrange(DOWN, buff=0.06, aligned_edge=LEFT)
-        sketch.next_to(head[0], DOWN, buff=0.3).align_to(head, LEFT)
+                        txt("the two of most spread", SIZE, T.POINTER)
+                        ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)   # (round 38: 0.06 touched)
+        sketch.move_to(head[0].get_corner(UL) + sketch.get_center() - sketch.get_corner(UL))
         self.keep_inside(sketch)
-        # (each axis's share comes under it, as it is said)
-        head[1].next_to(sketch, DOWN, buff=0.3).align_to(head, LEFT)
+        head[1].move_to(sketch.get_corner(UL) + head[1].get_center() - head[1].get_corner(UL))
         # (no sweep: over a cloud this small a turning line showed nothing, round 31; PC1
         # comes in along the page's x, PC2 across it)
         axis1.rotate(-np.radians(tilt), about_point=o)
@@ -1897,9 +1680,8 @@ class BankDriftScene(StoryboardScene):
         # stood still while the sentence went on)
         room = max(1.6, min(6.0, 0.85 * (self.said(M.PLANE) - self.time) - 0.3))
         self.play(Create(axis1), FadeInPlace(sketch[0]), run_time=0.35 * room)
-        self.play(FadeInPlace(name1), Create(axis2), FadeInPlace(sketch[1]),
-                  run_time=0.4 * room)
-        self.play(FadeInPlace(name2), FadeInPlace(sketch[2:]), run_time=0.25 * room)
+        self.play(FadeInPlace(name1), Create(axis2), run_time=0.4 * room)
+        self.play(FadeInPlace(name2), FadeInPlace(sketch[1]), run_time=0.25 * room)
         # "projects every state onto the flat plane": the grid they span; one state (sentence
         # 1's X^(0)) drops onto each axis, its two coordinates
         # "projects every state onto the flat plane": the arbitrary view leaves and every
@@ -1926,7 +1708,7 @@ class BankDriftScene(StoryboardScene):
         firsts = [ghosts[c * n_s] for c in range(len(self.colors))]
         lasts = [ghosts[c * n_s + n_s - 1] for c in range(len(self.colors))]
         self.play(Create(drops), FadeInPlace(marks), Indicate_(ghosts[0]),
-                  FadeInPlace(head[0][-1]), *[FadeInPlace(m) for m in lands],
+                  *[FadeInPlace(m) for m in lands],
                   *[Indicate_(g, 1.6) for g in firsts + lasts], run_time=1.0)
         self.play(FadeOutPlace(drops), FadeOutPlace(marks), run_time=0.4)
         self.remove(*drops.get_family(), *marks.get_family())
@@ -1940,16 +1722,20 @@ class BankDriftScene(StoryboardScene):
         pcts = [Num(pr.explained_percent[i], decimals=0, size=SIZE, color=T.POINTER,
                     suffix="%").next_to(nm, RIGHT, buff=0.12) for i, nm in enumerate((name1, name2))]
         self.hold_until_moment(M.AXES)
+        self.play(FadeOutPlace(sketch), run_time=0.3)
+        self.remove(*sketch.get_family())
         self.play(FadeInPlace(share[0]), FadeInPlace(share[1]), FadeInPlace(share[-1]),
-                  run_time=0.5)
+                  run_time=0.4)
+        # (round 38: each axis's share comes in beside its name as both are boxed; a copy
+        # flying from the column crossed its lines)
         self.emphasize(name1, share[1], run_time=max(0.6, min(2.5, 0.8 * (self.said(M.PC2)
                                                                           - self.time))),
-                       extra=[TransformFromCopy(share[1], pcts[0])])
+                       extra=[FadeInPlace(pcts[0])])
         self.hold_until_moment(M.PC2)
         self.play(share[-1].animate.move_to(home), run_time=0.35)
         self.emphasize(name2, share[3], run_time=0.7,
                        extra=[FadeInPlace(share[2]), FadeInPlace(share[3]),
-                              TransformFromCopy(share[3], pcts[1])])
+                              FadeInPlace(pcts[1])])
         name1, name2 = VGroup(name1, pcts[0]), VGroup(name2, pcts[1])
         self.remove(*pcts)
         self.add(name1, name2)
@@ -1957,7 +1743,7 @@ class BankDriftScene(StoryboardScene):
         kept = VGroup(inline(txt("kept together:", SIZE, T.TEXT),
                              Num(pr.kept_percent, decimals=0, size=SIZE, suffix="%")),
                       txt("the rest lies off the plane", SIZE, T.POINTER)
-                      ).arrange(DOWN, buff=0.1, aligned_edge=LEFT)
+                      ).arrange(DOWN, buff=0.14, aligned_edge=LEFT)
         kept.next_to(share, DOWN, buff=0.1).align_to(share, LEFT)
         self.keep_inside(kept)
         self.play(FadeInPlace(kept[0]), run_time=0.4)
@@ -1966,18 +1752,17 @@ class BankDriftScene(StoryboardScene):
         self.emphasize(kept[1], run_time=max(0.6, min(2.0, 0.85 * (
             self.said(M.SAME_PATH) - 0.7 - self.time))))
         self.hold_until(self.said(M.SAME_PATH) - 0.7)
-        share = VGroup(share, kept, sketch)
+        share = VGroup(share, kept)
         # the axes stay, quieter, with their names: the frame the paths are read in; the
         # shares have been said and leave (the side column keeps only what is read next)
-        # PC1 reaches across the whole plot (it stopped short of the X^(0) states), its name
-        # inside the plot over its right end; PC2's name beside its upper end,
-        # where it was named (the positive end; the state labels drawn later step aside)
-        a1 = Line(np.array([plane.get_left()[0], o[1], 0]),
-                  np.array([plane.get_right()[0], o[1], 0]))
-        # (PC1's name inside the plot, over its right end: right of the plot it met the side
-        # column's table)
-        to1 = name1.copy().next_to(a1.get_end(), UP, buff=0.08).align_to(a1.get_end(), RIGHT)
-        to1.shift(LEFT * 0.08)
+        # PC1 reaches back across the plot (it stopped short of the X^(0) states); PC2's name
+        # beside its upper end, where it was named (the positive end; the state labels drawn
+        # later step aside)
+        # (round 40: the line grows leftwards only, to the plot's left edge; its name stays
+        # where it was named, at its right end: moved along the longer line it jumped into
+        # the middle of the plot, onto the paths)
+        a1 = Line(np.array([plane.get_left()[0], o[1], 0]), axis1.get_end())
+        to1 = name1.copy()
         to2 = name2.copy()
         self.play(axis1.animate.put_start_and_end_on(a1.get_start(), a1.get_end())
                   .set_stroke(opacity=0.55), axis2.animate.set_stroke(opacity=0.55),
@@ -1987,11 +1772,43 @@ class BankDriftScene(StoryboardScene):
         self.pc_axes = VGroup(axis1, axis2, name1, name2)
         return ghosts
 
+    def pc1_name_at(self, plane, xy, o, name1, axis2, name2, reserve: float):
+        """(round 40) PC1's name where it stays all beat, chosen before it is first shown:
+        over or under PC1's line (the plot's width at o's height), the rightmost place that
+        `reserve` (its name and share) keeps clear of the paths, the state labels and PC2's
+        line and name, else the one touching fewest (round 39 moved it there after the
+        paths came: a jump into the plot; round 40's first pass kept it at its first place,
+        where the paths from X^(0) crossed it)."""
+        pts = list(path_points(plane, xy))
+        pts += [p for lab in getattr(self, "_land_labels", VGroup())
+                for p in (lab.get_center(), *[lab.get_corner(d) for d in (UL, UR, DL, DR)])]
+        pts += [np.array(axis2.point_from_proportion(t)) for t in np.linspace(0, 1, 60)]
+        pts += [name2.get_corner(d) for d in (UL, UR, DL, DR)] + [name2.get_center()]
+        pts = np.array(pts)
+        x_lo, x_hi = plane.get_left()[0], plane.get_right()[0]
+        probe = Rectangle(width=reserve, height=name1.height)
+        best = None
+        for f in np.linspace(1.0, 0.0, 11):         # (rightmost first: by its line's end)
+            for side in (UP, DOWN):
+                probe.move_to([0, o[1], 0]).next_to(np.array([0, o[1], 0]), side, buff=0.08)
+                probe.set_x(min(x_hi - 0.08 - reserve / 2,
+                                max(x_lo + 0.08 + reserve / 2, x_lo + f * (x_hi - x_lo)
+                                    - reserve / 2)))
+                hits = covered(probe, pts, pad=0.06)
+                if best is None or hits < best[0]:
+                    best = (hits, probe.get_left()[0], probe.get_y())
+            if best[0] == 0:
+                break
+        return name1.move_to([best[1] + name1.width / 2, best[2], 0])
+
     def gap_panel(self, top: float) -> CosineChart:
         """The gap's own chart over the states, its plot's top at `top` (in the cosine chart's
         place): its y range the plan's (the x axis at zero), room under it for the one row of
         numbers."""
         g = self.v.gap
+        jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
+        name = txt(f"gap = cos(1,{jn}) − cos(1,{jf})", NOTE_SIZE, T.TEXT)
+        top -= name.height + 0.14
         height = max(1.6, min(3.2, top - (BOTTOM + BELOW_AXIS)))
         panel = CosineChart(self.v, top, height, y_range=g.y_range.values,
                             y_ticks=list(g.y_ticks))
@@ -2010,15 +1827,10 @@ class BankDriftScene(StoryboardScene):
         zero = Line(np.array([x0, panel.p(0, 0)[1], 0]), panel.p(len(self.v.states) - 1, 0),
                     color=T.MUTED, stroke_width=2)
         # the axis says what it measures: the near sentence's cosine minus the far one's
-        jn, jf = (self.v.curves[k].pair[1].value + 1 for k in (g.near.value, g.far.value))
         # (round 33: "3 minus 2" read as sentences, not as the pairs' cosines)
-        # (round 36: on two lines, larger: on one line it was scaled to 9-10 px to fit)
-        name = VGroup(txt("gap:", NOTE_SIZE, T.TEXT),
-                      txt(f"(1 vs {jn}) − (1 vs {jf})", NOTE_SIZE, T.TEXT)).arrange(
-            DOWN, buff=0.1).rotate(np.pi / 2)
-        if name.height > panel.ax.axes.height + 0.4:
-            name.scale((panel.ax.axes.height + 0.4) / name.height)
-        name.next_to(panel.ax.y_labels, LEFT, buff=0.15).set_y(panel.ax.axes.get_center()[1])
+        # (round 39: a horizontal title over the plot, left, at the notes' size: rotated on two
+        # lines left of the ticks it read as 12 px; the plot gives up its height)
+        name.next_to(panel.ax.axes, UP, buff=0.14).align_to(panel.ax.y_labels, LEFT)
         panel.add(zero, name)
         panel.zero, panel.name = zero, name
         return panel
@@ -2028,6 +1840,15 @@ class BankDriftScene(StoryboardScene):
         `p` (the gap; standing on zero when `vals_far` are zeros)."""
         return VGroup(*[Line(p(s, float(vals_far[s])), p(s, float(vals_near[s])), color=GAP,
                              stroke_width=width, cap_style=CapStyleType.BUTT)
+                        for s in range(len(self.v.states))])
+
+    def gap_caps(self, p, vals_near, vals_far, half: float = 0.16) -> VGroup:
+        """(round 40) A short crossbar at both ends of every gap bar between the curves, `half`
+        wide each side: on the 0-1 cosine axis a bar of 0.02 is a few px tall, the two caps
+        keep it in sight (and its length readable as the bars rise with the curves)."""
+        return VGroup(*[VGroup(*[Line(p(s, float(y)) + LEFT * half, p(s, float(y)) + RIGHT * half,
+                                      color=GAP, stroke_width=3)
+                                 for y in (vals_far[s], vals_near[s])])
                         for s in range(len(self.v.states))])
 
     def gap_band(self, panel: CosineChart, shown: VGroup):
@@ -2114,7 +1935,7 @@ class BankDriftScene(StoryboardScene):
     def panel_note(self, panel: CosineChart, *parts) -> VGroup:
         """One line over the gap's chart, right-aligned to it (clear of its axis's name)."""
         m = inline(*parts)
-        m.next_to(panel.ax.axes, UP, buff=0.12).align_to(panel.ax.axes, RIGHT)
+        m.next_to(panel.name, UP, buff=0.12).align_to(panel.ax.axes, RIGHT)
         room = panel.ax.axes.get_left()[0] + 0.9
         if m.get_left()[0] < room:
             m.shift(RIGHT * (room - m.get_left()[0]))
@@ -2176,6 +1997,7 @@ class BankDriftScene(StoryboardScene):
         # baseline beat left them: nothing changes brightness to make room for the bars)
         on = [v.curves[k].adjusted if adjusted else raw(v.curves[k]) for k in (near, far)]
         shown = self.gap_bars(chart.p, on[0], on[1], GAP_BAR_THIN)
+        caps = self.gap_caps(chart.p, on[0], on[1])
         self.hold_until_moment(M.GAP_DEFINED)
         # "sentence three's cosine, ..., minus sentence two's, ..., a bar at every state": the
         # near curve lit, then the far one, then each bar grows from the far curve up to the
@@ -2184,15 +2006,20 @@ class BankDriftScene(StoryboardScene):
         # (round 36) each curve lit as it is named, then the bars grow, state by state, as "a
         # bar at every state" is said (round 35: they grew slowly from the start, seen 5 s
         # after those words), and flash while the voice goes on
+        # (round 39: the bars grow while "..., a bar at every state" is said, one state after
+        # another, from the far curve's naming on: round 38b's were seen a second after it)
         for k, name, nxt in ((near, M.NEAR_CURVE, M.FAR_CURVE), (far, M.FAR_CURVE, M.BARS)):
             self.hold_until(self.said(name) - 0.1)
             self.play(Indicate_(chart.curves[f"{lit}{k}"], 1.0),
-                      run_time=max(0.5, min(1.5, 0.85 * (self.said(nxt) - self.time))))
-        self.hold_until(self.said(M.BARS) - 0.1)
-        self.play(LaggedStart(*[Create(b) for b in shown], lag_ratio=0.25), run_time=1.2)
-        self.remove(*shown)             # (drawn one by one: on screen as one group)
-        self.add(shown)
-        self.emphasize(shown, run_time=self.stretch(M.CANCELS, 0.8, cap=1.5))
+                      run_time=max(0.5, min(1.5 if k == near else 0.8,
+                                            0.85 * (self.said(nxt) - self.time))))
+        # (round 40: each bar with its two caps, the caps first: a short bar is seen)
+        self.play(LaggedStart(*[Succession(FadeIn(cp, run_time=0.3), Create(b))
+                                for b, cp in zip(shown, caps)], lag_ratio=0.6),
+                  run_time=max(2.0, min(3.5, self.said(M.BARS) + 1.4 - self.time)))
+        self.remove(*shown, *caps)      # (drawn one by one: on screen as one group)
+        self.add(shown, caps)
+        self.emphasize(shown, caps, run_time=self.stretch(M.CANCELS, 0.8, cap=1.5))
         self.hold_until_moment(M.CANCELS)
         if adjusted:
             # "the baseline cancels: add it back, both curves rise by it, and the bars keep
@@ -2203,10 +2030,15 @@ class BankDriftScene(StoryboardScene):
                     for k, c in enumerate(v.curves) if f"adj{k}" in chart.curves]
             self.retitle(chart, "cosine", run_time=0.5,
                          along=[*rise, Transform(shown, self.gap_bars(
-                             chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN))],
+                             chart.p, raw(v.curves[near]), raw(v.curves[far]), GAP_BAR_THIN)),
+                                Transform(caps, self.gap_caps(chart.p, raw(v.curves[near]),
+                                                              raw(v.curves[far])))],
                          along_time=1.6)
-            self.emphasize(shown, run_time=max(0.8, min(2.0, 0.45 * (self.said(M.TOGETHER)
-                                                                     - self.time))))
+            self.emphasize(shown, caps, run_time=max(0.8, min(2.0, 0.45 * (
+                self.said(M.TOGETHER) - self.time))))
+        # (the caps leave: on the gap's own chart the bars stand on zero, wide)
+        self.play(FadeOut(caps), run_time=0.3)
+        self.remove(*caps.get_family())
         # the gap alone: the chart becomes the gap's own, the bars standing on zero
         panel = self.gap_panel(chart.ax.axes.get_top()[1] - 0.2)   # (clear of the key)
         self.to_gap_panel(chart, panel, shown,
@@ -2291,7 +2123,7 @@ class BankDriftScene(StoryboardScene):
         self.hold_until_moment(M.CAVEAT)
         pair = line(txt("one pair of sentences per sense", SIZE, T.TEXT))
         swap(pair)
-        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=2.0), buff=0.03)
+        self.emphasize(pair, run_time=self.stretch(M.SHARED, 0.9, cap=3.0), buff=0.03)
         self.hold_until_moment(M.SHARED)
         shared = [w.value for w in g.shared]
         j = v.curves[near].pair[1].value + 1
@@ -2301,7 +2133,7 @@ class BankDriftScene(StoryboardScene):
             if words:
                 self.play(Create(marks), run_time=0.6)
                 # (lit up to the next caveat: round 36, a still frame while it was said)
-                self.emphasize(*words, run_time=self.stretch(M.POSITION, 0.9, cap=4.0))
+                self.emphasize(*words, run_time=self.stretch(M.POSITION, 0.9, cap=6.0))
                 self.hold_until_moment(M.POSITION)
                 self.play(FadeOutPlace(marks), run_time=0.3)
                 self.remove(*marks.get_family())
@@ -2313,12 +2145,12 @@ class BankDriftScene(StoryboardScene):
         if float(raw(v.curves[near])[0]) < float(raw(v.curves[far])[0]):
             # (round 37: short, the positions in their sentences' colours: at 26 the long
             # line ran off the frame)
-            pos = line(txt("position", SIZE, T.TEXT),
-                       Num(v.contexts[j - 1].positions[0], decimals=0, size=SIZE,
+            name, at = self.place_of()
+            pos = line(txt(name, SIZE, T.TEXT),
+                       Num(at(v.contexts[j - 1]), decimals=0, size=SIZE,
                            color=self.curve_color(near)),
                        txt("vs", SIZE, T.TEXT),
-                       Num(v.contexts[0].positions[0], decimals=0, size=SIZE,
-                           color=self.colors[0]),
+                       Num(at(v.contexts[0]), decimals=0, size=SIZE, color=self.colors[0]),
                        txt(": gap below 0", SIZE, T.TEXT))
             tight(pos)
             swap(pos)
@@ -2368,6 +2200,18 @@ def side_of(plane, xy, s: int):
         return LEFT
     away[2] = 0.0
     return away / float(np.linalg.norm(away))
+
+
+def path_points(plane, xy, step: float = 0.03) -> np.ndarray:
+    """Points along every path `xy` (sentences' lists of plane coordinates) drawn on `plane`,
+    about `step` scene units apart on each segment, ends included."""
+    out = []
+    for path in xy:
+        pts = [np.array(plane.c2p(*p), dtype=float) for p in path]
+        for a, b in zip(pts[:-1], pts[1:]):
+            n = 2 + int(np.hypot(*(b - a)[:2]) / step)
+            out += [a + (b - a) * t for t in np.linspace(0, 1, n)]
+    return np.array(out).reshape(-1, 3)
 
 
 def clip_segment(a, b, lo, hi):

@@ -1,8 +1,8 @@
 """This template's registry entry: what its beats may show, the models and sentences it
 takes, the scene class, the moments its handlers wait for (moments.py), the plan's typed view
-(view.py). Every handler builds what it draws on itself (each analysis gets the frame), but
-`split` (round 32: the second half of the PCA part, its own beat and chapter marker) draws on
-the plane `projection` left on screen: it needs that beat before it."""
+(view.py). Every handler builds what it draws on itself (each analysis gets the frame); `answer`
+recalls the plane `projection` drew when that beat came before it (round 40 cut `split`, which
+drew on it)."""
 
 from layerwise_core.templates import ANY_MODEL, template
 
@@ -14,5 +14,4 @@ TEMPLATE = template(
     shows=set(BY_SHOW),
     kinds=ANY_MODEL, min_sentences=3, max_sentences=4, scene_class_name="BankDriftScene",
     moments={show: " ".join(names) for show, names in BY_SHOW.items()},
-    needs={"split": "plane"}, builds={"projection": "plane"},
     view=Data)

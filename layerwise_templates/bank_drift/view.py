@@ -18,6 +18,7 @@ class Context(View):
     focus: str
     positions: list[int]
     tokens: list[str]
+    word: int           # the focus word's number among the sentence's words, from 1
 
 
 class Curve(View):
@@ -43,7 +44,6 @@ class Answer(View):
     move_over_norm: float
     far: bool
     one_path: bool
-    shared: bool
     off_plane: str      # "mostly" | "partly" | "mostly_in"
 
 
@@ -72,19 +72,6 @@ class Projection(View):
     d_model: int
     end_shown: list[float]
     off_distances: list[float]
-    shared_move: float
-    own_parts: list[float]
-    own_part: float
-    sum_parts: list[float]      # the shared and own arrows added tip to tail, per sentence
-    own_longest: int            # which sentence's own part is own_part
-    own_angles_deg: list[float]  # each own part's angle with the shared move
-    own_angle_range: list[float]     # the narrowest and widest of them
-    own_shown: list[float]      # each own part's in-plane share of its length
-    own_share_percent: list[float]   # each own part, % of the shared move
-    own_shown_percent: list[float]   # own_shown as a percentage
-    shared_xy: list[list[float]]     # the shared move's start and end on the plane
-    shared_shown: float         # the shared move's in-plane share of its length
-    own_xy: list[list[list[float]]]  # each own arrow's shadow on the plane: tail, tip
     other_moves: list[float]    # every other word's X^(0) -> X^(L) move, full space
     other_move_range: list[float]    # their shortest and longest
     other_move_n: int
